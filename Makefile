@@ -1,0 +1,139 @@
+# rowpipe: one non-recursive GNU Makefile.
+#
+#   make            build bin/dbsnap bin/rows2sql bin/sqlsplit bin/sqlexec bin/lz
+#   make check      every test (unit, command, server, short fuzz runs)
+#   make asan       the same tests on an ASan+UBSan build
+#   make deps       install the Debian packages that are missing (as root)
+#   make demo       back up and restore a generated database end to end
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make fuzz       build the libFuzzer targets and run each FUZZ_SECONDS
+
+PREFIX	?= /usr/local
+DESTDIR	?=
+O	?= build
+B	?= bin
+CC	?= cc
+PKGS	 = libbsd-overlay libmariadb liblz4 libxxhash
+FUZZ_SECONDS ?= 60
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+BSD_LIBS   := $(shell pkg-config --libs libbsd-overlay 2>/dev/null)
+MYSQL_LIBS := $(shell pkg-config --libs libmariadb 2>/dev/null)
+LZ4_LIBS   := $(shell pkg-config --libs liblz4 2>/dev/null)
+XXH_LIBS   := $(shell pkg-config --libs libxxhash 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+OPT	?= -O2 -g
+SAN	?=
+WARN	 = -Wall -Wextra -Wno-unused-parameter
+override CFLAGS += -std=c11 $(OPT) $(SAN) $(WARN) -D_GNU_SOURCE -pthread \
+	-Ilib $(PKG_CFLAGS) -MMD -MP
+override LDFLAGS += $(SAN) -pthread
+
+PROGS	 = dbsnap rows2sql sqlsplit sqlexec lz
+BINS	 = $(addprefix $(B)/,$(PROGS))
+LIB	 = $(O)/librowpipe.a
+LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(wildcard lib/*.c))
+
+objs	 = $(patsubst %.c,$(O)/%.o,$(wildcard cmd/$(1)/*.c))
+
+UNIT_SRCS = $(wildcard tests/unit/*.c)
+UNITS	 = $(patsubst tests/unit/%.c,$(O)/tests/unit/%.t,$(UNIT_SRCS))
+FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS	 = $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
+
+all: $(BINS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
+
+# Five explicit link lines: each program links only what it uses.
+$(B)/dbsnap: $(call objs,dbsnap) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(call objs,dbsnap) $(LIB) $(MYSQL_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/rows2sql: $(call objs,rows2sql) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(call objs,rows2sql) $(LIB) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/sqlsplit: $(call objs,sqlsplit) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(call objs,sqlsplit) $(LIB) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/sqlexec: $(call objs,sqlexec) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(call objs,sqlexec) $(LIB) $(MYSQL_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/lz: $(call objs,lz) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(call objs,lz) $(LIB) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+
+# Unit tests: cmocka with TAP output, one binary per tests/unit/*.c.
+$(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+
+units: $(UNITS)
+
+# libFuzzer targets (clang); each tests/fuzz/fuzz_X.c may include cmd code.
+FUZZ_CC	?= clang
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE \
+	-Ilib $(PKG_CFLAGS)
+$(O)/fuzz/%: tests/fuzz/%.c $(wildcard lib/*.c lib/*.h) $(wildcard cmd/*/*.c cmd/*/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(wildcard lib/*.c) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+
+fuzz-build: $(FUZZERS)
+
+fuzz: fuzz-build
+	@set -e; for f in $(FUZZERS); do \
+		n=$$(basename $$f); mkdir -p $(O)/fuzz/corpus-$$n; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=0 \
+		    -artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus-$$n \
+		    tests/fuzz/seeds-$${n#fuzz_} >$(O)/fuzz/$$n.log 2>&1 \
+		    || { tail -30 $(O)/fuzz/$$n.log; exit 1; }; \
+	done
+
+# deps first, in its own step, so that pkg-config sees what it installed.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: all units
+	RP_BIN=$(CURDIR)/$(B) RP_UNITS=$(CURDIR)/$(O)/tests/unit tests/run
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+# Same tests on a sanitizer build, in its own build and bin directories.
+asan: deps
+	$(MAKE) --no-print-directory O=build/asan B=build/asan/bin \
+	    OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	    all units
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	RP_BIN=$(CURDIR)/build/asan/bin RP_UNITS=$(CURDIR)/build/asan/tests/unit tests/run
+
+lint:
+	mandoc -Tlint -Wwarning man/*/*
+
+deps:
+	@sh tests/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin
+	for m in man/man1/*.1; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1; done
+	for m in man/man5/*.5; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5; done
+	for m in man/man7/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7; done
+
+clean:
+	rm -rf build bin
+
+.PHONY: all check check-run asan lint deps demo install clean units fuzz fuzz-build
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

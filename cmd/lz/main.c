@@ -1,0 +1,10 @@
+/*
+ * lz: placeholder until its issue lands.
+ */
+#include <err.h>
+
+int
+main(void)
+{
+	errx(1, "not implemented yet");
+}

@@ -1,0 +1,113 @@
+/*
+ * conn: connection options and set-up shared by dbsnap and sqlexec, as the
+ * mysql(1) client has them: -h -P -u -p -S --protocol, --defaults-file,
+ * --defaults-extra-file, --no-defaults, option groups [client] and
+ * [<program>], MYSQL_PWD, --ssl-mode/--ssl-ca/--ssl-cert/--ssl-key.
+ * Source: MariaDB Connector/C mysql_options(3) and mysql_real_connect(3).
+ *
+ * Programs put CONN_LONGOPTS in their getopt_long(3) table and
+ * CONN_SHORTOPTS in their optstring, and hand every option they do not
+ * know to conn_getopt().  The password is kept in memory owned by the
+ * conn_opts, never printed, and wiped by conn_opts_clear().
+ */
+#ifndef ROWPIPE_CONN_H
+#define ROWPIPE_CONN_H
+
+#include <getopt.h>
+#include <mysql.h>
+
+enum {
+	CONN_OPT_BASE = 0x1000,
+	CONN_OPT_PROTOCOL = CONN_OPT_BASE,
+	CONN_OPT_DEFAULTS_FILE,
+	CONN_OPT_DEFAULTS_EXTRA_FILE,
+	CONN_OPT_NO_DEFAULTS,
+	CONN_OPT_SSL,
+	CONN_OPT_SSL_MODE,
+	CONN_OPT_SSL_CA,
+	CONN_OPT_SSL_CAPATH,
+	CONN_OPT_SSL_CERT,
+	CONN_OPT_SSL_KEY,
+	CONN_OPT_SSL_CIPHER,
+	CONN_OPT_CONNECT_TIMEOUT,
+	CONN_OPT_MAX			/* programs number their own from here */
+};
+
+#define CONN_SHORTOPTS	"h:P:u:p::S:"
+#define CONN_LONGOPTS							\
+	{ "host",		required_argument, NULL, 'h' },		\
+	{ "port",		required_argument, NULL, 'P' },		\
+	{ "user",		required_argument, NULL, 'u' },		\
+	{ "password",		optional_argument, NULL, 'p' },		\
+	{ "socket",		required_argument, NULL, 'S' },		\
+	{ "protocol",		required_argument, NULL, CONN_OPT_PROTOCOL }, \
+	{ "defaults-file",	required_argument, NULL, CONN_OPT_DEFAULTS_FILE }, \
+	{ "defaults-extra-file", required_argument, NULL, CONN_OPT_DEFAULTS_EXTRA_FILE }, \
+	{ "no-defaults",	no_argument,	   NULL, CONN_OPT_NO_DEFAULTS }, \
+	{ "ssl",		no_argument,	   NULL, CONN_OPT_SSL },	\
+	{ "ssl-mode",		required_argument, NULL, CONN_OPT_SSL_MODE }, \
+	{ "ssl-ca",		required_argument, NULL, CONN_OPT_SSL_CA }, \
+	{ "ssl-capath",		required_argument, NULL, CONN_OPT_SSL_CAPATH }, \
+	{ "ssl-cert",		required_argument, NULL, CONN_OPT_SSL_CERT }, \
+	{ "ssl-key",		required_argument, NULL, CONN_OPT_SSL_KEY }, \
+	{ "ssl-cipher",		required_argument, NULL, CONN_OPT_SSL_CIPHER }, \
+	{ "connect-timeout",	required_argument, NULL, CONN_OPT_CONNECT_TIMEOUT }
+
+/* Usage text for the connection options, for usage() and --help. */
+#define CONN_USAGE \
+	"[-h host] [-P port] [-u user] [-p[password]] [-S socket]"
+
+struct conn_opts {
+	const char	*program;	/* option group [program]; required */
+	char		*host;		/* owned copies, NULL if unset */
+	char		*user;
+	char		*password;	/* owned; wiped by conn_opts_clear() */
+	char		*socket;
+	char		*defaults_file;
+	char		*defaults_extra_file;
+	char		*ssl_mode;	/* DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY */
+	char		*ssl_ca, *ssl_capath, *ssl_cert, *ssl_key, *ssl_cipher;
+	unsigned	 port;		/* 0: default */
+	int		 protocol;	/* enum mysql_protocol_type, 0: default */
+	int		 no_defaults;
+	int		 ssl;
+	int		 prompt_password; /* -p with no value: ask once */
+	unsigned	 connect_timeout; /* seconds, 0: default */
+};
+
+/*
+ * Handle one getopt_long() result.  Returns 1 if ch was a connection
+ * option and was stored, 0 if ch is not a connection option, -1 if its
+ * value is invalid (*errstr says why).  A password given as -pSECRET is
+ * copied and the argv bytes overwritten, as mysql(1) does.
+ */
+int	 conn_getopt(struct conn_opts *, int ch, char *optarg,
+	    const char **errstr);
+
+/*
+ * After option parsing: read MYSQL_PWD if no password was given, and
+ * prompt on the terminal without echo (readpassphrase(3)) if -p had no
+ * value.  0, or -1 with errno set (ENOTTY: no terminal to prompt on).
+ */
+int	 conn_opts_finish(struct conn_opts *);
+
+/*
+ * Connect, reading [client] and [<program>] from the option files unless
+ * --no-defaults.  db may be NULL.  flags are mysql_real_connect() client
+ * flags (e.g. CLIENT_MULTI_STATEMENTS).  Returns a connected handle owned
+ * by the caller (mysql_close() it), or NULL with a one-line reason
+ * ("Access denied for user ... (1045, 28000)") in errbuf.
+ */
+MYSQL	*conn_open(const struct conn_opts *, const char *db,
+	    unsigned long flags, char *errbuf, size_t errlen);
+
+/*
+ * "message (errno, SQLSTATE)" for the last error on m, in buf.  Returns
+ * buf.  For server errors the mysql client's wording is kept.
+ */
+const char	*conn_strerror(MYSQL *m, char *buf, size_t len);
+
+/* Wipe the password and free every owned string. */
+void	 conn_opts_clear(struct conn_opts *);
+
+#endif

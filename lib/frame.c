@@ -1,0 +1,2 @@
+/* frame: placeholder, being written. */
+#include "frame.h"

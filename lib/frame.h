@@ -1,0 +1,312 @@
+/*
+ * frame: the rowpipe(5) frame stream, reader and writer.
+ *
+ * man/man5/rowpipe.5 is the normative specification; this header is its C
+ * binding.  A stream is a 16-byte prelude (magic, version, check) followed
+ * by frames.  Each frame is a 16-byte header (payload length, type, flags,
+ * payload checksum, header checksum seeded with the frame's sequence
+ * number) and a payload.  The first frame is FT_HEADER, the last FT_TRAILER;
+ * EOF anywhere else is truncation.  All integers are little-endian.
+ *
+ * Payload fields are built from three encodings:
+ *   varint  unsigned LEB128, at most 10 bytes
+ *   str     varint length, the bytes, then one NUL (not counted in the
+ *           length) so that decoded strings are C strings in place
+ *   val     varint (length + 1) then the bytes; varint 0 is SQL NULL
+ * Decoders ignore bytes after the fields they know (room for new fields).
+ *
+ * Neither the reader nor the writer closes the fd it was given, prints, or
+ * exits.  Errors are sticky and described by *_errstr().  Not thread-safe:
+ * one thread per handle, or the caller's lock.
+ */
+#ifndef ROWPIPE_FRAME_H
+#define ROWPIPE_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+#define FRAME_MAGIC		"\x89RPS\r\n\x1a\n"	/* 8 bytes */
+#define FRAME_MAGIC_LEN		8
+#define FRAME_PRELUDE_LEN	16	/* magic, u32 version, u32 check */
+#define FRAME_VERSION		1
+#define FRAME_HDR_LEN		16
+/* Largest payload a reader accepts by default (a 1 GiB statement fits). */
+#define FRAME_MAX_DEFAULT	((size_t)2 << 30)
+/* The writer flushes its buffer when it holds at least this much. */
+#define FRAME_FLUSH_AT		((size_t)1 << 20)
+
+enum frame_type {
+	FT_HEADER = 1,		/* stream metadata: kv list; always first */
+	FT_OBJECT = 2,		/* DDL of one schema object */
+	FT_TABLE = 3,		/* column metadata for the rows that follow */
+	FT_ROWS = 4,		/* a batch of rows of one table */
+	FT_TABLE_END = 5,	/* all rows of one table have been sent */
+	FT_STMT = 6,		/* one SQL statement with its position */
+	FT_TRAILER = 7		/* totals; always last */
+};
+
+/* Frame flags (header byte 5). */
+#define FRAME_F_OPTIONAL	0x01	/* readers may skip it if unknown */
+
+/* Object kinds (FT_OBJECT). */
+enum rp_object_kind {
+	OBJ_DATABASE = 1,
+	OBJ_TABLE = 2,
+	OBJ_VIEW = 3,
+	OBJ_PROCEDURE = 4,
+	OBJ_FUNCTION = 5,
+	OBJ_TRIGGER = 6,
+	OBJ_EVENT = 7,
+	OBJ_SEQUENCE = 8
+};
+
+/* Column flags (FT_TABLE). */
+#define COL_NOT_NULL	0x0001
+#define COL_UNSIGNED	0x0002
+#define COL_BINARY	0x0004	/* binary charset (63): bytes, not text */
+#define COL_GENERATED	0x0008	/* VIRTUAL or STORED generated column */
+#define COL_INVISIBLE	0x0010
+#define COL_PRIMARY	0x0020	/* part of the primary key */
+#define COL_NUMERIC	0x0040	/* value is a numeric literal as sent */
+#define COL_UNIQUE	0x0080	/* part of a unique key */
+#define COL_ROW_START	0x0100	/* system-versioning ROW START column */
+#define COL_ROW_END	0x0200	/* system-versioning ROW END column */
+
+/* Statement kinds (FT_STMT); rp_stmt_kind_name() gives their names. */
+enum rp_stmt_kind {
+	STK_OTHER = 0,
+	STK_INSERT,		/* INSERT and REPLACE */
+	STK_CREATE_TABLE,
+	STK_CREATE_VIEW,
+	STK_CREATE_ROUTINE,	/* PROCEDURE, FUNCTION */
+	STK_CREATE_TRIGGER,
+	STK_CREATE_EVENT,
+	STK_CREATE_DATABASE,
+	STK_ALTER,
+	STK_DROP,
+	STK_SET,
+	STK_USE,
+	STK_LOCK,		/* LOCK TABLES */
+	STK_UNLOCK,		/* UNLOCK TABLES */
+	STK_TRANSACTION,	/* BEGIN, START TRANSACTION, COMMIT, ROLLBACK */
+	STK_UPDATE,
+	STK_DELETE,
+	STK_LOAD,		/* LOAD DATA */
+	STK_KIND_MAX
+};
+
+/* "insert", "create-table", ...; NULL for an unknown kind. */
+const char	*rp_stmt_kind_name(int kind);
+/* The kind for a name, or -1. */
+int		 rp_stmt_kind_parse(const char *name);
+
+/* A frame as read: a borrowed view, valid until the next frame_read(). */
+struct frame {
+	int		 type;
+	unsigned	 flags;
+	const uint8_t	*p;		/* payload */
+	size_t		 len;		/* payload bytes */
+	uint64_t	 seq;		/* 0 for the header frame */
+	uint64_t	 offset;	/* stream offset of the frame header */
+};
+
+enum frame_status {
+	FRAME_OK,	/* *f holds a frame */
+	FRAME_DONE,	/* the trailer was read and its totals match */
+	FRAME_ERR	/* frame_reader_errstr() says why, with the offset */
+};
+
+/* Totals a reader counts and a trailer carries. */
+struct frame_totals {
+	uint64_t	 frames;	/* frames before the trailer */
+	uint64_t	 rows;		/* sum of FT_ROWS row counts */
+	uint64_t	 stmts;		/* FT_STMT frames */
+	uint64_t	 objects;	/* FT_OBJECT frames */
+	uint64_t	 bytes;		/* stream bytes before the trailer */
+};
+
+struct frame_reader;
+
+/*
+ * Reader on fd (not closed by frame_reader_free).  max_frame caps the
+ * payload size accepted (0: FRAME_MAX_DEFAULT); a larger length is rejected
+ * before allocating.  NULL with errno ENOMEM.
+ */
+struct frame_reader	*frame_reader_new(int fd, size_t max_frame);
+void			 frame_reader_free(struct frame_reader *);
+
+/*
+ * Read the next frame.  The first frame returned is FT_HEADER.  Unknown
+ * optional frames are skipped; an unknown required type is an error.  On
+ * the trailer, checks its totals against what was read and returns
+ * FRAME_DONE (and FRAME_DONE again on later calls).  FRAME_ERR is sticky;
+ * the reason distinguishes "empty input", "not a rowpipe stream" (naming
+ * what the input looks like: SQL text, LZ4, ...), "truncated at byte N" and
+ * "corrupt: ... at byte N".
+ */
+enum frame_status	 frame_read(struct frame_reader *, struct frame *);
+const char		*frame_reader_errstr(const struct frame_reader *);
+/* Totals so far; after FRAME_DONE, those the trailer confirmed. */
+const struct frame_totals *frame_reader_totals(const struct frame_reader *);
+/* Bytes consumed from the fd so far. */
+uint64_t		 frame_reader_offset(const struct frame_reader *);
+
+struct frame_writer;
+
+/* Writer on fd (not closed).  NULL with errno ENOMEM. */
+struct frame_writer	*frame_writer_new(int fd);
+void			 frame_writer_free(struct frame_writer *);
+
+/*
+ * Zero-copy framing: frame_begin() returns the buffer to append the payload
+ * to (borrowed; use only until frame_end()); frame_end() seals it as a
+ * frame of that type.  The first frame must be FT_HEADER; the prelude is
+ * written before it.  frame_end() returns 0, or -1 on a write error
+ * (sticky, errno set).
+ */
+struct buf	*frame_begin(struct frame_writer *);
+int		 frame_end(struct frame_writer *, int type, unsigned flags);
+/* frame_begin, append len bytes of payload, frame_end. */
+int		 frame_write(struct frame_writer *, int type, unsigned flags,
+		    const void *payload, size_t len);
+/* Write out what is buffered.  0 or -1 (sticky, errno set). */
+int		 frame_writer_flush(struct frame_writer *);
+/*
+ * Write the trailer with the writer's totals and flush.  Only a 0 return
+ * means the stream is complete.  Does not free the writer.
+ */
+int		 frame_writer_close(struct frame_writer *);
+const char	*frame_writer_errstr(const struct frame_writer *);
+const struct frame_totals *frame_writer_totals(const struct frame_writer *);
+
+/* Payload encoders: append to a buf (errors land in buf->err). */
+void	enc_varint(struct buf *, uint64_t);
+void	enc_str(struct buf *, const void *, size_t);
+void	enc_cstr(struct buf *, const char *);		/* NULL as "" */
+void	enc_val(struct buf *, const void *, size_t);	/* NULL pointer: SQL NULL */
+
+/* Payload decoder over a borrowed byte range. */
+struct dec {
+	const uint8_t	*p;
+	const uint8_t	*end;
+	int		 err;	/* sticky: set on overrun or malformed field */
+};
+
+static inline void
+dec_init(struct dec *d, const void *p, size_t len)
+{
+	d->p = p;
+	d->end = d->p + len;
+	d->err = 0;
+}
+
+uint64_t	 dec_varint(struct dec *);
+/* A str field: a NUL-terminated pointer into the payload, or "" on error. */
+const char	*dec_str(struct dec *, size_t *lenp);
+
+/* A key/value list: varint count, then count pairs of str. */
+#define RP_KV_MAX	32
+struct rp_kv {
+	size_t		 n;
+	const char	*key[RP_KV_MAX];
+	const char	*val[RP_KV_MAX];
+	size_t		 vlen[RP_KV_MAX];
+};
+void		 enc_kv(struct buf *, const char *const *keys,
+		    const char *const *vals, size_t n);
+/* Decodes up to RP_KV_MAX pairs (more are skipped).  0 or -1 (corrupt). */
+int		 dec_kv(struct dec *, struct rp_kv *);
+/* The value for key, or NULL. */
+const char	*rp_kv_get(const struct rp_kv *, const char *key);
+
+/*
+ * FT_HEADER and FT_TRAILER payloads.  The header is a kv list; keys in
+ * rowpipe(5): producer, server_version, snapshot_time, consistency,
+ * binlog_file, binlog_pos, gtid_binlog_pos, time_zone, ...
+ */
+
+/* FT_OBJECT: kind, schema, name, ddl, kv attrs (sql_mode, ...). */
+struct rp_object {
+	int		 kind;
+	const char	*schema;	/* borrowed, NUL-terminated */
+	const char	*name;
+	const char	*ddl;
+	size_t		 ddl_len;
+	struct rp_kv	 attrs;
+};
+void	enc_object(struct buf *, const struct rp_object *);
+int	dec_object(const struct frame *, struct rp_object *);	/* 0 or -1 */
+
+/* FT_TABLE: one column's metadata. */
+struct rp_column {
+	char		*name;
+	unsigned	 type;		/* enum enum_field_types (mysql_com.h) */
+	unsigned	 flags;		/* COL_* */
+	unsigned	 charsetnr;	/* collation id; 63 is binary */
+	unsigned	 decimals;
+	char		*coltype;	/* declared type, e.g. "decimal(65,30)" */
+};
+
+/* FT_TABLE: id, schema, name, columns, kv attrs (engine, versioned, ...). */
+struct rp_table {
+	uint64_t	 id;		/* unique within the stream, > 0 */
+	char		*schema;
+	char		*name;
+	size_t		 ncols;
+	struct rp_column *cols;
+	struct rp_kv	 attrs;		/* for encoding only; not decoded */
+};
+void	enc_table(struct buf *, const struct rp_table *);
+/*
+ * Decode an FT_TABLE frame into a new, owned rp_table (copied out of the
+ * frame, so it outlives it).  NULL if corrupt or out of memory.
+ */
+struct rp_table	*dec_table(const struct frame *);
+void		 rp_table_free(struct rp_table *);
+
+/* FT_ROWS: varint table id, varint row count, then ncols vals per row. */
+struct rp_val {
+	const char	*p;	/* NULL for SQL NULL; borrowed from the frame */
+	size_t		 len;
+};
+struct rp_rows {
+	uint64_t	 table_id;
+	uint64_t	 nrows;
+	uint64_t	 left;	/* rows not yet returned */
+	struct dec	 d;
+};
+/* Start reading an FT_ROWS frame.  0 or -1 (corrupt). */
+int	dec_rows_begin(const struct frame *, struct rp_rows *);
+/* Fill vals[0..ncols-1] with the next row.  1: a row, 0: end, -1: corrupt. */
+int	dec_rows_next(struct rp_rows *, struct rp_val *vals, size_t ncols);
+/* Row building: enc_rows_begin, then per row enc_val for each column. */
+void	enc_rows_begin(struct buf *, uint64_t table_id, uint64_t nrows);
+
+/* FT_TABLE_END: varint table id, varint rows sent for the table. */
+void	enc_table_end(struct buf *, uint64_t table_id, uint64_t rows);
+int	dec_table_end(const struct frame *, uint64_t *table_id, uint64_t *rows);
+
+/*
+ * FT_STMT: varint number (1-based), varint line (1-based, of the first
+ * byte of the statement), varint byte offset in the input, varint kind,
+ * str current database (from USE; may be ""), str target schema (as
+ * written in the statement; may be ""), str target table (may be ""),
+ * str text (without its delimiter).
+ */
+struct rp_stmt {
+	uint64_t	 no;
+	uint64_t	 line;
+	uint64_t	 offset;
+	int		 kind;
+	const char	*db;		/* borrowed, NUL-terminated */
+	const char	*schema;
+	const char	*table;
+	const char	*text;		/* NUL-terminated; may hold NULs */
+	size_t		 len;
+};
+void	enc_stmt(struct buf *, const struct rp_stmt *);
+int	dec_stmt(const struct frame *, struct rp_stmt *);	/* 0 or -1 */
+
+#endif

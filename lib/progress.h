@@ -1,0 +1,38 @@
+/*
+ * progress: a progress line on stderr and a summary at the end, shared by
+ * the programs that take --progress.
+ *
+ * Shows units done of total (tables, statements), rows, bytes, rate and
+ * ETA when a total is known; redraws at most a few times a second, on one
+ * line with \r when stderr is a terminal and as plain lines otherwise.
+ * Thread-safe: workers may call progress_add() concurrently.  Never
+ * writes to stdout.
+ */
+#ifndef ROWPIPE_PROGRESS_H
+#define ROWPIPE_PROGRESS_H
+
+#include <stdint.h>
+
+struct progress;
+
+/*
+ * enabled: 1 on, 0 off (progress_done() still prints nothing), -1 on only
+ * when stderr is a terminal.  unit names what is counted ("tables",
+ * "statements").  NULL with errno ENOMEM.
+ */
+struct progress	*progress_new(const char *program, const char *unit,
+		    int enabled);
+/* Known totals; 0 means unknown.  May be called again as estimates grow. */
+void	 progress_total(struct progress *, uint64_t units, uint64_t rows,
+	    uint64_t bytes);
+/* Add to the counts done and redraw if it is time. */
+void	 progress_add(struct progress *, uint64_t units, uint64_t rows,
+	    uint64_t bytes);
+/*
+ * Clear the progress line and, if enabled, print one summary line:
+ * "program: 16 tables, 47000 rows, 3.1 MiB in 1.2 s (2.6 MiB/s)".
+ */
+void	 progress_done(struct progress *);
+void	 progress_free(struct progress *);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * util: small I/O helpers every program shares; see util.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int
+write_all(int fd, const void *p, size_t n)
+{
+	const char	*s = p;
+	ssize_t		 w;
+
+	while (n > 0) {
+		if ((w = write(fd, s, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+ssize_t
+read_full(int fd, void *p, size_t n)
+{
+	char	*s = p;
+	size_t	 got = 0;
+	ssize_t	 r;
+
+	while (got < n) {
+		if ((r = read(fd, s + got, n - got)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int
+stdout_finish(void)
+{
+	if (fflush(stdout) == EOF)
+		return -1;
+	if (ferror(stdout)) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int
+parse_size(const char *s, unsigned long long min, unsigned long long max,
+    unsigned long long *out, const char **errstr)
+{
+	unsigned long long	 v, mul = 1;
+	char			*end;
+
+	*errstr = "invalid";
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE) {
+		*errstr = "too large";
+		return -1;
+	}
+	switch (*end) {
+	case 'k': case 'K': mul = 1ULL << 10; end++; break;
+	case 'm': case 'M': mul = 1ULL << 20; end++; break;
+	case 'g': case 'G': mul = 1ULL << 30; end++; break;
+	}
+	if (*end != '\0')
+		return -1;
+	if (v > max / mul) {
+		*errstr = "too large";
+		return -1;
+	}
+	v *= mul;
+	if (v < min) {
+		*errstr = "too small";
+		return -1;
+	}
+	if (v > max) {
+		*errstr = "too large";
+		return -1;
+	}
+	*errstr = NULL;
+	*out = v;
+	return 0;
+}

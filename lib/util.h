@@ -1,0 +1,33 @@
+/*
+ * util: small I/O helpers every program shares.
+ *
+ * Like the rest of lib/, these never print or exit: they return -1 with
+ * errno set and let cmd/ code report.
+ */
+#ifndef ROWPIPE_UTIL_H
+#define ROWPIPE_UTIL_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+/* write(2) all n bytes, retrying on EINTR and short writes.  0 or -1. */
+int	 write_all(int fd, const void *, size_t n);
+/*
+ * read(2) until n bytes or EOF, retrying on EINTR.  Returns the bytes read
+ * (less than n only at EOF), or -1.
+ */
+ssize_t	 read_full(int fd, void *, size_t n);
+/*
+ * Flush stdout and check that every earlier write to it succeeded (a full
+ * disk or a closed pipe shows here).  0 or -1 with errno set.
+ */
+int	 stdout_finish(void);
+/*
+ * Parse a byte count with an optional K, M or G suffix (powers of 1024)
+ * into *out, within [min, max].  0, or -1 with *errstr set ("invalid",
+ * "too small", "too large").
+ */
+int	 parse_size(const char *, unsigned long long min, unsigned long long max,
+	    unsigned long long *out, const char **errstr);
+
+#endif

@@ -1,0 +1,84 @@
+# tests/server.sh: start and stop one throwaway MariaDB server; sourced.
+#
+# server_start DIR   installs a datadir under DIR, starts mariadbd on a unix
+#                    socket DIR/sock and a loopback port, waits until it
+#                    answers (deadline 60 s) and exports RP_SOCK, RP_PORT,
+#                    RP_SERVER_DIR.  Returns non-zero with the error log on
+#                    failure.
+# server_stop        stops it by its pid (deadline 60 s, then SIGKILL).
+#
+# The server runs with a non-UTC default time zone (+05:30) so that time
+# zone bugs show, binary logging on (so dbsnap can record a position), and
+# named time zones loaded for DST tests.
+
+RP_SERVER_PID=
+
+server_bin() {
+	for b in mariadbd mysqld; do
+		for d in /usr/sbin /usr/bin /usr/local/sbin; do
+			[ -x "$d/$b" ] && { echo "$d/$b"; return 0; }
+		done
+	done
+	return 1
+}
+
+server_start() {
+	dir=$1
+	mkdir -p "$dir/data" || return 1
+	bin=$(server_bin) || { echo "server: mariadbd not found" >&2; return 1; }
+	user=$(id -un)
+	mariadb-install-db --no-defaults --datadir="$dir/data" --user="$user" \
+	    --auth-root-authentication-method=normal --skip-test-db \
+	    >"$dir/install.log" 2>&1 ||
+	    { echo "server: mariadb-install-db failed:" >&2;
+	      tail -20 "$dir/install.log" >&2; return 1; }
+	# A free loopback port: ask the kernel (bind to 0) through perl.
+	RP_PORT=$(perl -MIO::Socket::INET -e \
+	    'print IO::Socket::INET->new(Listen=>1,LocalAddr=>"127.0.0.1",LocalPort=>0)->sockport')
+	RP_SOCK=$dir/sock
+	"$bin" --no-defaults --user="$user" --datadir="$dir/data" \
+	    --socket="$RP_SOCK" --port="$RP_PORT" --bind-address=127.0.0.1 \
+	    --pid-file="$dir/mariadbd.pid" --log-error="$dir/error.log" \
+	    --default-time-zone=+05:30 --character-set-server=utf8mb4 \
+	    --log-bin="$dir/data/binlog" --server-id=1 --binlog-format=ROW \
+	    --innodb-buffer-pool-size=256M --innodb-log-file-size=256M \
+	    --innodb-flush-log-at-trx-commit=2 --sync-binlog=0 \
+	    --max-allowed-packet=16M --max-connections=300 \
+	    --skip-name-resolve --event-scheduler=OFF \
+	    >"$dir/stdout.log" 2>&1 &
+	RP_SERVER_PID=$!
+	n=0
+	until mariadb-admin --no-defaults -uroot -S "$RP_SOCK" ping \
+	    >/dev/null 2>&1; do
+		n=$((n + 1))
+		if [ $n -gt 600 ] || ! kill -0 "$RP_SERVER_PID" 2>/dev/null; then
+			echo "server: did not start:" >&2
+			tail -20 "$dir/error.log" >&2
+			server_stop
+			return 1
+		fi
+		sleep 0.1
+	done
+	for z in Europe/Berlin America/New_York; do
+		mariadb-tzinfo-to-sql "/usr/share/zoneinfo/$z" "$z" 2>/dev/null
+	done | mariadb --no-defaults -uroot -S "$RP_SOCK" mysql ||
+	    { echo "server: loading time zones failed" >&2; return 1; }
+	RP_SERVER_DIR=$dir
+	export RP_SOCK RP_PORT RP_SERVER_DIR RP_SERVER_PID
+}
+
+server_stop() {
+	[ -n "$RP_SERVER_PID" ] || return 0
+	kill "$RP_SERVER_PID" 2>/dev/null
+	n=0
+	while kill -0 "$RP_SERVER_PID" 2>/dev/null; do
+		n=$((n + 1))
+		if [ $n -gt 600 ]; then
+			kill -9 "$RP_SERVER_PID" 2>/dev/null
+			break
+		fi
+		sleep 0.1
+	done
+	wait "$RP_SERVER_PID" 2>/dev/null
+	RP_SERVER_PID=
+}
