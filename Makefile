@@ -74,7 +74,13 @@ $(B)/lz: $(call objs,lz) $(LIB)
 $(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
 
-units: $(UNITS)
+# Test tools: small programs the shell tests use (framecat, ...).
+TOOL_SRCS = $(wildcard tests/tools/*.c)
+TOOLS	 = $(patsubst tests/tools/%.c,$(O)/tests/tools/%,$(TOOL_SRCS))
+$(O)/tests/tools/%: $(O)/tests/tools/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+
+units: $(UNITS) $(TOOLS)
 
 # libFuzzer targets (clang); each tests/fuzz/fuzz_X.c may include cmd code.
 FUZZ_CC	?= clang
@@ -101,7 +107,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-run
 
 check-run: all units
-	RP_BIN=$(CURDIR)/$(B) RP_UNITS=$(CURDIR)/$(O)/tests/unit tests/run
+	RP_BIN=$(CURDIR)/$(B) RP_UNITS=$(CURDIR)/$(O)/tests/unit RP_TOOLS=$(CURDIR)/$(O)/tests/tools tests/run
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 # Same tests on a sanitizer build, in its own build and bin directories.
@@ -111,7 +117,7 @@ asan: deps
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	    all units
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	RP_BIN=$(CURDIR)/build/asan/bin RP_UNITS=$(CURDIR)/build/asan/tests/unit tests/run
+	RP_BIN=$(CURDIR)/build/asan/bin RP_UNITS=$(CURDIR)/build/asan/tests/unit RP_TOOLS=$(CURDIR)/build/asan/tests/tools tests/run
 
 lint:
 	mandoc -Tlint -Wwarning man/*/*

@@ -8,7 +8,8 @@ T_N=0 T_FAIL=0
 RP_BIN=${RP_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/bin}
 RP_TOP=${RP_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 RP_SHARED=${RP_SHARED:-$RP_TOP/../shared}
-PATH=$RP_BIN:$PATH
+RP_TOOLS=${RP_TOOLS:-$RP_TOP/build/tests/tools}
+PATH=$RP_BIN:$RP_TOOLS:$PATH
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/t.XXXXXX") || exit 1
 trap 'rm -rf "$T_DIR"' EXIT
 cd "$T_DIR" || exit 1
