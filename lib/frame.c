@@ -1,2 +1,1006 @@
-/* frame: placeholder, being written. */
+/*
+ * frame: the rowpipe(5) frame stream reader and writer; see frame.h and
+ * man/man5/rowpipe.5.
+ *
+ * Checksums: the prelude and every frame header carry XXH32 of their first
+ * 12 bytes (a frame's seeded with its sequence number, so a dropped,
+ * repeated or reordered frame fails); a payload carries the low 32 bits of
+ * its XXH3_64bits.  xxHash: https://github.com/Cyan4973/xxHash.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "frame.h"
+#include "util.h"
+
+#define READ_CHUNK	((size_t)1 << 20)
+
+static inline uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static inline void
+put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static uint32_t
+hdr_check(const uint8_t *h, uint64_t seq)
+{
+	return XXH32(h, 12, (uint32_t)(seq ^ (seq >> 32)));
+}
+
+static uint32_t
+payload_check(const void *p, size_t len)
+{
+	return (uint32_t)XXH3_64bits(p, len);
+}
+
+static const char *const stmt_kinds[STK_KIND_MAX] = {
+	[STK_OTHER] = "other",
+	[STK_INSERT] = "insert",
+	[STK_CREATE_TABLE] = "create-table",
+	[STK_CREATE_VIEW] = "create-view",
+	[STK_CREATE_ROUTINE] = "create-routine",
+	[STK_CREATE_TRIGGER] = "create-trigger",
+	[STK_CREATE_EVENT] = "create-event",
+	[STK_CREATE_DATABASE] = "create-database",
+	[STK_ALTER] = "alter",
+	[STK_DROP] = "drop",
+	[STK_SET] = "set",
+	[STK_USE] = "use",
+	[STK_LOCK] = "lock",
+	[STK_UNLOCK] = "unlock",
+	[STK_TRANSACTION] = "transaction",
+	[STK_UPDATE] = "update",
+	[STK_DELETE] = "delete",
+	[STK_LOAD] = "load",
+};
+
+const char *
+rp_stmt_kind_name(int kind)
+{
+	if (kind < 0 || kind >= STK_KIND_MAX)
+		return NULL;
+	return stmt_kinds[kind];
+}
+
+int
+rp_stmt_kind_parse(const char *name)
+{
+	int	 k;
+
+	for (k = 0; k < STK_KIND_MAX; k++)
+		if (strcmp(stmt_kinds[k], name) == 0)
+			return k;
+	return -1;
+}
+
+/* Payload encoders. */
+
+void
+enc_varint(struct buf *b, uint64_t v)
+{
+	uint8_t	 tmp[10];
+	size_t	 n = 0;
+
+	while (v >= 0x80) {
+		tmp[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	tmp[n++] = (uint8_t)v;
+	buf_add(b, tmp, n);
+}
+
+void
+enc_str(struct buf *b, const void *p, size_t len)
+{
+	enc_varint(b, len);
+	if (buf_grow(b, len + 1) == -1)
+		return;
+	buf_put(b, p, len);
+	buf_put(b, "", 1);
+}
+
+void
+enc_cstr(struct buf *b, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	enc_str(b, s, strlen(s));
+}
+
+void
+enc_val(struct buf *b, const void *p, size_t len)
+{
+	if (p == NULL) {
+		buf_addc(b, 0);
+		return;
+	}
+	if (len < 0x7f) {
+		if (buf_grow(b, len + 1) == -1)
+			return;
+		b->p[b->len++] = (char)(len + 1);
+		buf_put(b, p, len);
+		return;
+	}
+	enc_varint(b, (uint64_t)len + 1);
+	buf_add(b, p, len);
+}
+
+void
+enc_kv(struct buf *b, const char *const *keys, const char *const *vals,
+    size_t n)
+{
+	size_t	 i;
+
+	enc_varint(b, n);
+	for (i = 0; i < n; i++) {
+		enc_cstr(b, keys[i]);
+		enc_cstr(b, vals[i]);
+	}
+}
+
+/* Payload decoders. */
+
+uint64_t
+dec_varint(struct dec *d)
+{
+	uint64_t	 v = 0;
+	unsigned	 shift = 0;
+	uint8_t		 c;
+
+	do {
+		if (d->p >= d->end || shift > 63) {
+			d->err = 1;
+			return 0;
+		}
+		c = *d->p++;
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+const char *
+dec_str(struct dec *d, size_t *lenp)
+{
+	uint64_t	 len;
+	const char	*s;
+
+	len = dec_varint(d);
+	if (d->err || len >= (uint64_t)(d->end - d->p) || d->p[len] != '\0') {
+		d->err = 1;
+		if (lenp != NULL)
+			*lenp = 0;
+		return "";
+	}
+	s = (const char *)d->p;
+	d->p += len + 1;
+	if (lenp != NULL)
+		*lenp = (size_t)len;
+	return s;
+}
+
+int
+dec_kv(struct dec *d, struct rp_kv *kv)
+{
+	uint64_t	 n, i;
+	const char	*k, *v;
+	size_t		 vlen;
+
+	kv->n = 0;
+	if (d->p == d->end)
+		return 0;	/* an absent list is an empty one */
+	n = dec_varint(d);
+	for (i = 0; i < n && !d->err; i++) {
+		k = dec_str(d, NULL);
+		v = dec_str(d, &vlen);
+		if (!d->err && kv->n < RP_KV_MAX) {
+			kv->key[kv->n] = k;
+			kv->val[kv->n] = v;
+			kv->vlen[kv->n] = vlen;
+			kv->n++;
+		}
+	}
+	return d->err ? -1 : 0;
+}
+
+const char *
+rp_kv_get(const struct rp_kv *kv, const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < kv->n; i++)
+		if (strcmp(kv->key[i], key) == 0)
+			return kv->val[i];
+	return NULL;
+}
+
+void
+enc_object(struct buf *b, const struct rp_object *o)
+{
+	enc_varint(b, (uint64_t)o->kind);
+	enc_cstr(b, o->schema);
+	enc_cstr(b, o->name);
+	enc_str(b, o->ddl, o->ddl_len);
+	enc_kv(b, o->attrs.key, o->attrs.val, o->attrs.n);
+}
+
+int
+dec_object(const struct frame *f, struct rp_object *o)
+{
+	struct dec	 d;
+
+	dec_init(&d, f->p, f->len);
+	o->kind = (int)dec_varint(&d);
+	o->schema = dec_str(&d, NULL);
+	o->name = dec_str(&d, NULL);
+	o->ddl = dec_str(&d, &o->ddl_len);
+	if (dec_kv(&d, &o->attrs) == -1 || d.err)
+		return -1;
+	return 0;
+}
+
+void
+enc_table(struct buf *b, const struct rp_table *t)
+{
+	const struct rp_column	*c;
+	size_t			 i;
+
+	enc_varint(b, t->id);
+	enc_cstr(b, t->schema);
+	enc_cstr(b, t->name);
+	enc_varint(b, t->ncols);
+	for (i = 0; i < t->ncols; i++) {
+		c = &t->cols[i];
+		enc_cstr(b, c->name);
+		enc_varint(b, c->type);
+		enc_varint(b, c->flags);
+		enc_varint(b, c->charsetnr);
+		enc_varint(b, c->decimals);
+		enc_cstr(b, c->coltype);
+	}
+	enc_kv(b, t->attrs.key, t->attrs.val, t->attrs.n);
+}
+
+static char *
+dup_str(struct dec *d, int *nomem)
+{
+	const char	*s;
+	size_t		 len;
+	char		*p;
+
+	s = dec_str(d, &len);
+	if ((p = malloc(len + 1)) == NULL) {
+		*nomem = 1;
+		return NULL;
+	}
+	memcpy(p, s, len + 1);
+	return p;
+}
+
+struct rp_table *
+dec_table(const struct frame *f)
+{
+	struct rp_table		*t;
+	struct rp_column	*c;
+	struct dec		 d, kd;
+	uint64_t		 n, i;
+	int			 nomem = 0;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	dec_init(&d, f->p, f->len);
+	t->id = dec_varint(&d);
+	t->schema = dup_str(&d, &nomem);
+	t->name = dup_str(&d, &nomem);
+	n = dec_varint(&d);
+	/* Every column takes at least 7 payload bytes: no huge calloc. */
+	if (d.err || nomem || n > (uint64_t)(d.end - d.p) / 7 || t->id == 0)
+		goto fail;
+	if ((t->cols = calloc(n ? n : 1, sizeof(*t->cols))) == NULL)
+		goto fail;
+	t->ncols = (size_t)n;
+	for (i = 0; i < n && !d.err && !nomem; i++) {
+		c = &t->cols[i];
+		c->name = dup_str(&d, &nomem);
+		c->type = (unsigned)dec_varint(&d);
+		c->flags = (unsigned)dec_varint(&d);
+		c->charsetnr = (unsigned)dec_varint(&d);
+		c->decimals = (unsigned)dec_varint(&d);
+		c->coltype = dup_str(&d, &nomem);
+	}
+	if (d.err || nomem)
+		goto fail;
+	if (d.p < d.end) {
+		if ((t->attrs_mem = malloc((size_t)(d.end - d.p))) == NULL)
+			goto fail;
+		memcpy(t->attrs_mem, d.p, (size_t)(d.end - d.p));
+		dec_init(&kd, t->attrs_mem, (size_t)(d.end - d.p));
+		if (dec_kv(&kd, &t->attrs) == -1)
+			goto fail;
+	}
+	return t;
+fail:
+	rp_table_free(t);
+	return NULL;
+}
+
+void
+rp_table_free(struct rp_table *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; t->cols != NULL && i < t->ncols; i++) {
+		free(t->cols[i].name);
+		free(t->cols[i].coltype);
+	}
+	free(t->cols);
+	free(t->schema);
+	free(t->name);
+	free(t->attrs_mem);
+	free(t);
+}
+
+void
+enc_rows_begin(struct buf *b, uint64_t table_id, uint32_t nrows)
+{
+	uint8_t	 n[4];
+
+	enc_varint(b, table_id);
+	put32(n, nrows);
+	buf_add(b, n, 4);
+}
+
+void
+enc_rows_patch(struct buf *b, size_t at, uint32_t nrows)
+{
+	if (b->err || at < 4 || at > b->len)
+		return;
+	put32((uint8_t *)b->p + at - 4, nrows);
+}
+
+int
+dec_rows_begin(const struct frame *f, struct rp_rows *r)
+{
+	dec_init(&r->d, f->p, f->len);
+	r->table_id = dec_varint(&r->d);
+	if (r->d.err || r->d.end - r->d.p < 4)
+		return -1;
+	r->nrows = r->left = get32(r->d.p);
+	r->d.p += 4;
+	return 0;
+}
+
+int
+dec_rows_next(struct rp_rows *r, struct rp_val *vals, size_t ncols)
+{
+	struct dec	*d = &r->d;
+	const uint8_t	*p = d->p, *end = d->end;
+	uint64_t	 v;
+	size_t		 i;
+
+	if (r->left == 0)
+		return 0;
+	for (i = 0; i < ncols; i++) {
+		if (p >= end)
+			return -1;
+		if (*p < 0x80)
+			v = *p++;
+		else {
+			d->p = p;
+			v = dec_varint(d);
+			if (d->err)
+				return -1;
+			p = d->p;
+		}
+		if (v == 0) {
+			vals[i].p = NULL;
+			vals[i].len = 0;
+			continue;
+		}
+		if (v - 1 > (uint64_t)(end - p))
+			return -1;
+		vals[i].p = (const char *)p;
+		vals[i].len = (size_t)(v - 1);
+		p += v - 1;
+	}
+	d->p = p;
+	r->left--;
+	return 1;
+}
+
+void
+enc_table_end(struct buf *b, uint64_t table_id, uint64_t rows)
+{
+	enc_varint(b, table_id);
+	enc_varint(b, rows);
+}
+
+int
+dec_table_end(const struct frame *f, uint64_t *table_id, uint64_t *rows)
+{
+	struct dec	 d;
+
+	dec_init(&d, f->p, f->len);
+	*table_id = dec_varint(&d);
+	*rows = dec_varint(&d);
+	return d.err ? -1 : 0;
+}
+
+void
+enc_stmt(struct buf *b, const struct rp_stmt *s)
+{
+	enc_varint(b, s->no);
+	enc_varint(b, s->line);
+	enc_varint(b, s->offset);
+	enc_varint(b, (uint64_t)s->kind);
+	enc_cstr(b, s->db);
+	enc_cstr(b, s->schema);
+	enc_cstr(b, s->table);
+	enc_str(b, s->text, s->len);
+}
+
+int
+dec_stmt(const struct frame *f, struct rp_stmt *s)
+{
+	struct dec	 d;
+
+	dec_init(&d, f->p, f->len);
+	s->no = dec_varint(&d);
+	s->line = dec_varint(&d);
+	s->offset = dec_varint(&d);
+	s->kind = (int)dec_varint(&d);
+	s->db = dec_str(&d, NULL);
+	s->schema = dec_str(&d, NULL);
+	s->table = dec_str(&d, NULL);
+	s->text = dec_str(&d, &s->len);
+	return d.err ? -1 : 0;
+}
+
+static void
+enc_totals(struct buf *b, const struct frame_totals *t)
+{
+	enc_varint(b, t->frames);
+	enc_varint(b, t->rows);
+	enc_varint(b, t->stmts);
+	enc_varint(b, t->objects);
+	enc_varint(b, t->bytes);
+}
+
+static int
+dec_totals(const struct frame *f, struct frame_totals *t)
+{
+	struct dec	 d;
+
+	dec_init(&d, f->p, f->len);
+	t->frames = dec_varint(&d);
+	t->rows = dec_varint(&d);
+	t->stmts = dec_varint(&d);
+	t->objects = dec_varint(&d);
+	t->bytes = dec_varint(&d);
+	return d.err ? -1 : 0;
+}
+
+/* Count a frame into totals, as both ends do. */
+static void
+count_frame(struct frame_totals *t, int type, const uint8_t *p, size_t len)
+{
+	struct dec	 d;
+
+	t->frames++;
+	switch (type) {
+	case FT_ROWS:
+		dec_init(&d, p, len);
+		dec_varint(&d);
+		if (!d.err && d.end - d.p >= 4)
+			t->rows += get32(d.p);
+		break;
+	case FT_STMT:
+		t->stmts++;
+		break;
+	case FT_OBJECT:
+		t->objects++;
+		break;
+	}
+}
+
+/* The reader. */
+
+struct frame_reader {
+	int			 fd;
+	size_t			 max_frame;
+	uint8_t			*buf;
+	size_t			 cap;
+	size_t			 start;		/* first unconsumed byte */
+	size_t			 end;		/* end of data read */
+	uint64_t		 base;		/* stream offset of buf[0] */
+	uint64_t		 seq;		/* next frame's sequence number */
+	int			 eof;
+	enum {
+		RD_PRELUDE, RD_FRAMES, RD_DONE, RD_ERR
+	}			 state;
+	struct frame_totals	 totals;
+	char			 errstr[256];
+};
+
+static enum frame_status
+rd_fail(struct frame_reader *r, int errnum, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static enum frame_status
+rd_fail(struct frame_reader *r, int errnum, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->errstr, sizeof(r->errstr), fmt, ap);
+	va_end(ap);
+	r->state = RD_ERR;
+	errno = errnum;
+	return FRAME_ERR;
+}
+
+struct frame_reader *
+frame_reader_new(int fd, size_t max_frame)
+{
+	struct frame_reader	*r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	r->fd = fd;
+	r->max_frame = max_frame ? max_frame : FRAME_MAX_DEFAULT;
+	r->cap = READ_CHUNK;
+	if ((r->buf = malloc(r->cap)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void
+frame_reader_free(struct frame_reader *r)
+{
+	if (r == NULL)
+		return;
+	free(r->buf);
+	free(r);
+}
+
+const char *
+frame_reader_errstr(const struct frame_reader *r)
+{
+	return r->errstr[0] ? r->errstr : "no error";
+}
+
+const struct frame_totals *
+frame_reader_totals(const struct frame_reader *r)
+{
+	return &r->totals;
+}
+
+uint64_t
+frame_reader_offset(const struct frame_reader *r)
+{
+	return r->base + r->start;
+}
+
+/*
+ * Make at least need bytes available from start, growing the buffer if
+ * needed.  Returns 1 if they are, 0 at EOF before that, -1 on error.
+ */
+static int
+rd_fill(struct frame_reader *r, size_t need)
+{
+	uint8_t	*p;
+	size_t	 cap;
+	ssize_t	 n;
+
+	while (r->end - r->start < need) {
+		if (r->eof)
+			return 0;
+		if (r->cap - r->start < need) {
+			/* Slide down; grow if that is not enough. */
+			memmove(r->buf, r->buf + r->start, r->end - r->start);
+			r->base += r->start;
+			r->end -= r->start;
+			r->start = 0;
+			if (r->cap < need) {
+				cap = need + READ_CHUNK;
+				if ((p = realloc(r->buf, cap)) == NULL)
+					return -1;
+				r->buf = p;
+				r->cap = cap;
+			}
+		}
+		n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			r->eof = 1;
+		r->end += (size_t)n;
+	}
+	return 1;
+}
+
+/* What input that is not a rowpipe stream looks like, for the error. */
+static const char *
+sniff(const uint8_t *p, size_t n)
+{
+	static const char *const sqlwords[] = {
+		"--", "/*", "#", "CREATE", "INSERT", "SET", "DROP", "USE",
+		"LOCK", "DELIMITER", "SELECT", "REPLACE", "ALTER", "START",
+		"BEGIN", "UNLOCK", "COMMIT", NULL
+	};
+	size_t	 i, k, len;
+
+	if (n >= 4 && memcmp(p, "\x04\x22\x4d\x18", 4) == 0)
+		return "input is LZ4-compressed (decompress it with lz -d)";
+	if (n >= 4 && memcmp(p, "\x02\x21\x4c\x18", 4) == 0)
+		return "input is legacy LZ4 (decompress it with lz -d)";
+	if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
+		return "input is zstd-compressed";
+	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		return "input is gzip-compressed";
+	if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
+		return "input is xz-compressed";
+	for (i = 0; i < n; i++)
+		if (p[i] < 0x20 && !isspace(p[i]))
+			return "unrecognized binary data (bad magic)";
+	/* Text: skip a BOM and blanks, then look for SQL. */
+	i = n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	while (i < n && isspace(p[i]))
+		i++;
+	for (k = 0; sqlwords[k] != NULL; k++) {
+		len = strlen(sqlwords[k]);
+		if (n - i >= len && strncasecmp((const char *)p + i,
+		    sqlwords[k], len) == 0)
+			return "input looks like SQL text (split it with sqlsplit)";
+	}
+	return "input looks like text";
+}
+
+static enum frame_status
+rd_prelude(struct frame_reader *r)
+{
+	const uint8_t	*p;
+	size_t		 have, i, same = 0;
+	uint32_t	 version;
+	int		 rc;
+
+	if ((rc = rd_fill(r, FRAME_PRELUDE_LEN)) == -1)
+		return rd_fail(r, errno, "read: %s", strerror(errno));
+	p = r->buf + r->start;
+	have = r->end - r->start;
+	if (rc == 0 && have == 0)
+		return rd_fail(r, EINVAL, "empty input: not a rowpipe stream");
+	for (i = 0; i < FRAME_MAGIC_LEN && i < have; i++)
+		same += p[i] == (uint8_t)FRAME_MAGIC[i];
+	if (rc == 0 && same == have && have < FRAME_MAGIC_LEN)
+		return rd_fail(r, EINVAL, "truncated at byte %zu: in the "
+		    "stream prelude", have);
+	if (same < FRAME_MAGIC_LEN) {
+		if (same >= FRAME_MAGIC_LEN - 2)
+			return rd_fail(r, EINVAL, "corrupt: bad magic at byte 0");
+		return rd_fail(r, EINVAL, "not a rowpipe stream: %s",
+		    sniff(p, have < 64 ? have : 64));
+	}
+	if (rc == 0)
+		return rd_fail(r, EINVAL, "truncated at byte %zu: in the "
+		    "stream prelude", have);
+	if (hdr_check(p, 0) != get32(p + 12))
+		return rd_fail(r, EINVAL, "corrupt: stream prelude checksum "
+		    "mismatch at byte 0");
+	version = get32(p + 8);
+	if (version != FRAME_VERSION)
+		return rd_fail(r, EPROTO, "unsupported rowpipe stream version "
+		    "%" PRIu32 " (this program reads version %d)", version,
+		    FRAME_VERSION);
+	r->start += FRAME_PRELUDE_LEN;
+	r->state = RD_FRAMES;
+	return FRAME_OK;
+}
+
+static int
+known_type(int type)
+{
+	return type >= FT_HEADER && type <= FT_TRAILER;
+}
+
+static enum frame_status
+rd_trailer(struct frame_reader *r, const struct frame *f)
+{
+	struct frame_totals	 t;
+	uint8_t			 extra;
+	ssize_t			 n;
+
+	if (dec_totals(f, &t) == -1)
+		return rd_fail(r, EINVAL, "corrupt: malformed trailer at byte "
+		    "%" PRIu64, f->offset);
+	r->totals.bytes = f->offset;
+	if (t.frames != r->totals.frames || t.rows != r->totals.rows ||
+	    t.stmts != r->totals.stmts || t.objects != r->totals.objects ||
+	    t.bytes != r->totals.bytes)
+		return rd_fail(r, EINVAL, "corrupt: trailer at byte %" PRIu64
+		    " does not match the stream (frames %" PRIu64 "/%" PRIu64
+		    ", rows %" PRIu64 "/%" PRIu64 ")", f->offset,
+		    t.frames, r->totals.frames, t.rows, r->totals.rows);
+	/* Nothing may follow the trailer. */
+	if (r->end == r->start && !r->eof) {
+		while ((n = read(r->fd, &extra, 1)) == -1 && errno == EINTR)
+			;
+		if (n == -1)
+			return rd_fail(r, errno, "read: %s", strerror(errno));
+		r->end += (size_t)n;	/* counted only for the message */
+		if (n == 0)
+			r->eof = 1;
+	}
+	if (r->end > r->start)
+		return rd_fail(r, EINVAL, "corrupt: data after the trailer at "
+		    "byte %" PRIu64, r->base + r->start);
+	r->state = RD_DONE;
+	return FRAME_DONE;
+}
+
+enum frame_status
+frame_read(struct frame_reader *r, struct frame *f)
+{
+	const uint8_t	*h;
+	uint64_t	 off;
+	uint32_t	 len;
+	int		 rc;
+
+	if (r->state == RD_PRELUDE && rd_prelude(r) == FRAME_ERR)
+		return FRAME_ERR;
+	for (;;) {
+		if (r->state == RD_ERR)
+			return FRAME_ERR;
+		if (r->state == RD_DONE)
+			return FRAME_DONE;
+		off = r->base + r->start;
+		if ((rc = rd_fill(r, FRAME_HDR_LEN)) == -1)
+			return rd_fail(r, errno, "read: %s", strerror(errno));
+		if (rc == 0) {
+			if (r->end == r->start)
+				return rd_fail(r, EINVAL, "truncated at byte "
+				    "%" PRIu64 ": the stream ends after frame "
+				    "%" PRIu64 " without a trailer", off,
+				    r->seq);
+			return rd_fail(r, EINVAL, "truncated at byte %" PRIu64
+			    ": in the header of frame %" PRIu64,
+			    r->base + r->end, r->seq + 1);
+		}
+		h = r->buf + r->start;
+		if (hdr_check(h, r->seq) != get32(h + 12))
+			return rd_fail(r, EINVAL, "corrupt: frame %" PRIu64
+			    " at byte %" PRIu64 ": header checksum mismatch",
+			    r->seq + 1, off);
+		len = get32(h);
+		f->type = h[4];
+		f->flags = h[5];
+		if (h[6] != 0 || h[7] != 0)
+			return rd_fail(r, EINVAL, "corrupt: frame %" PRIu64
+			    " at byte %" PRIu64 ": reserved bits set",
+			    r->seq + 1, off);
+		if (len > r->max_frame)
+			return rd_fail(r, EMSGSIZE, "corrupt: frame %" PRIu64
+			    " at byte %" PRIu64 ": length %" PRIu32
+			    " exceeds the limit of %zu", r->seq + 1, off,
+			    len, r->max_frame);
+		if ((rc = rd_fill(r, FRAME_HDR_LEN + (size_t)len)) == -1)
+			return rd_fail(r, errno, "read: %s", strerror(errno));
+		if (rc == 0)
+			return rd_fail(r, EINVAL, "truncated at byte %" PRIu64
+			    ": in frame %" PRIu64 " (%" PRIu32 " bytes) that "
+			    "starts at byte %" PRIu64, r->base + r->end,
+			    r->seq + 1, len, off);
+		h = r->buf + r->start;
+		f->p = h + FRAME_HDR_LEN;
+		f->len = len;
+		f->seq = r->seq;
+		f->offset = off;
+		if (payload_check(f->p, len) != get32(h + 8))
+			return rd_fail(r, EINVAL, "corrupt: frame %" PRIu64
+			    " at byte %" PRIu64 ": payload checksum mismatch",
+			    r->seq + 1, off);
+		r->start += FRAME_HDR_LEN + (size_t)len;
+		r->seq++;
+		if ((f->seq == 0) != (f->type == FT_HEADER))
+			return rd_fail(r, EINVAL, "corrupt: frame %" PRIu64
+			    " at byte %" PRIu64 ": %s", f->seq + 1, off,
+			    f->seq == 0 ? "the first frame is not a header" :
+			    "a second stream header");
+		if (f->type == FT_TRAILER)
+			return rd_trailer(r, f);
+		count_frame(&r->totals, f->type, f->p, f->len);
+		if (known_type(f->type))
+			return FRAME_OK;
+		if (!(f->flags & FRAME_F_OPTIONAL))
+			return rd_fail(r, EPROTO, "frame %" PRIu64 " at byte "
+			    "%" PRIu64 ": unknown required frame type %d "
+			    "(written by a newer version?)", f->seq + 1, off,
+			    f->type);
+		/* An unknown optional frame: skip it. */
+	}
+}
+
+/* The writer. */
+
+struct frame_writer {
+	int			 fd;
+	struct buf		 out;
+	size_t			 hdr_at;	/* header of the open frame */
+	int			 open;		/* between begin and end */
+	int			 closed;
+	uint64_t		 seq;
+	uint64_t		 written;	/* bytes written to fd */
+	int			 err;		/* sticky errno */
+	struct frame_totals	 totals;
+	char			 errstr[128];
+};
+
+static int
+wr_fail(struct frame_writer *w, int errnum, const char *what)
+{
+	if (!w->err) {
+		w->err = errnum;
+		snprintf(w->errstr, sizeof(w->errstr), "%s: %s", what,
+		    strerror(errnum));
+	}
+	errno = w->err;
+	return -1;
+}
+
+struct frame_writer *
+frame_writer_new(int fd)
+{
+	struct frame_writer	*w;
+	uint8_t			 pre[FRAME_PRELUDE_LEN];
+
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return NULL;
+	w->fd = fd;
+	memcpy(pre, FRAME_MAGIC, FRAME_MAGIC_LEN);
+	put32(pre + 8, FRAME_VERSION);
+	put32(pre + 12, hdr_check(pre, 0));
+	if (buf_grow(&w->out, FRAME_FLUSH_AT + FRAME_HDR_LEN) == -1) {
+		free(w);
+		return NULL;
+	}
+	buf_put(&w->out, pre, sizeof(pre));
+	return w;
+}
+
+void
+frame_writer_free(struct frame_writer *w)
+{
+	if (w == NULL)
+		return;
+	buf_release(&w->out);
+	free(w);
+}
+
+const char *
+frame_writer_errstr(const struct frame_writer *w)
+{
+	return w->errstr[0] ? w->errstr : "no error";
+}
+
+const struct frame_totals *
+frame_writer_totals(const struct frame_writer *w)
+{
+	return &w->totals;
+}
+
+struct buf *
+frame_begin(struct frame_writer *w)
+{
+	if (w->open || w->closed)
+		abort();	/* programmer error: frames do not nest */
+	w->open = 1;
+	w->hdr_at = w->out.len;
+	if (buf_grow(&w->out, FRAME_HDR_LEN) == 0)
+		w->out.len += FRAME_HDR_LEN;
+	return &w->out;
+}
+
+int
+frame_writer_flush(struct frame_writer *w)
+{
+	if (w->err)
+		return wr_fail(w, w->err, "");
+	if (w->out.err)
+		return wr_fail(w, w->out.err, "frame buffer");
+	if (write_all(w->fd, w->out.p, w->out.len) == -1)
+		return wr_fail(w, errno, "write");
+	w->written += w->out.len;
+	/* Do not keep the memory of one huge frame around. */
+	if (w->out.cap > 4 * FRAME_FLUSH_AT)
+		buf_release(&w->out);
+	else
+		buf_reset(&w->out);
+	return 0;
+}
+
+int
+frame_end(struct frame_writer *w, int type, unsigned flags)
+{
+	uint8_t	*h;
+	size_t	 len;
+
+	if (!w->open)
+		abort();	/* programmer error */
+	w->open = 0;
+	if ((w->seq == 0) != (type == FT_HEADER))
+		abort();	/* programmer error: header first, once */
+	if (w->err || w->out.err)
+		return wr_fail(w, w->err ? w->err : w->out.err, "frame buffer");
+	len = w->out.len - w->hdr_at - FRAME_HDR_LEN;
+	if (len > UINT32_MAX) {
+		w->out.len = w->hdr_at;
+		return wr_fail(w, EMSGSIZE, "frame");
+	}
+	h = (uint8_t *)w->out.p + w->hdr_at;
+	put32(h, (uint32_t)len);
+	h[4] = (uint8_t)type;
+	h[5] = (uint8_t)flags;
+	h[6] = h[7] = 0;
+	put32(h + 8, payload_check(h + FRAME_HDR_LEN, len));
+	put32(h + 12, hdr_check(h, w->seq));
+	w->seq++;
+	if (type != FT_TRAILER)
+		count_frame(&w->totals, type, h + FRAME_HDR_LEN, len);
+	if (w->out.len >= FRAME_FLUSH_AT)
+		return frame_writer_flush(w);
+	return 0;
+}
+
+int
+frame_write(struct frame_writer *w, int type, unsigned flags,
+    const void *payload, size_t len)
+{
+	struct buf	*b;
+
+	b = frame_begin(w);
+	buf_add(b, payload, len);
+	return frame_end(w, type, flags);
+}
+
+int
+frame_writer_close(struct frame_writer *w)
+{
+	struct buf	*b;
+
+	if (w->closed)
+		return w->err ? wr_fail(w, w->err, "") : 0;
+	if (w->err)
+		return -1;
+	w->totals.bytes = w->written + w->out.len;
+	b = frame_begin(w);
+	enc_totals(b, &w->totals);
+	if (frame_end(w, FT_TRAILER, 0) == -1)
+		return -1;
+	w->closed = 1;
+	return frame_writer_flush(w);
+}

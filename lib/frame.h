@@ -257,7 +257,8 @@ struct rp_table {
 	char		*name;
 	size_t		 ncols;
 	struct rp_column *cols;
-	struct rp_kv	 attrs;		/* for encoding only; not decoded */
+	struct rp_kv	 attrs;		/* decoded into storage the table owns */
+	void		*attrs_mem;	/* that storage (dec_table only) */
 };
 void	enc_table(struct buf *, const struct rp_table *);
 /*
@@ -267,7 +268,7 @@ void	enc_table(struct buf *, const struct rp_table *);
 struct rp_table	*dec_table(const struct frame *);
 void		 rp_table_free(struct rp_table *);
 
-/* FT_ROWS: varint table id, varint row count, then ncols vals per row. */
+/* FT_ROWS: varint table id, u32 row count, then ncols vals per row. */
 struct rp_val {
 	const char	*p;	/* NULL for SQL NULL; borrowed from the frame */
 	size_t		 len;
@@ -282,8 +283,14 @@ struct rp_rows {
 int	dec_rows_begin(const struct frame *, struct rp_rows *);
 /* Fill vals[0..ncols-1] with the next row.  1: a row, 0: end, -1: corrupt. */
 int	dec_rows_next(struct rp_rows *, struct rp_val *vals, size_t ncols);
-/* Row building: enc_rows_begin, then per row enc_val for each column. */
-void	enc_rows_begin(struct buf *, uint64_t table_id, uint64_t nrows);
+/*
+ * Row building: enc_rows_begin, then per row enc_val for each column.  The
+ * row count is a fixed-width u32 (the last 4 bytes enc_rows_begin appends),
+ * so a builder that does not know it yet passes 0 and later calls
+ * enc_rows_patch(b, at, nrows) with at = b->len right after enc_rows_begin.
+ */
+void	enc_rows_begin(struct buf *, uint64_t table_id, uint32_t nrows);
+void	enc_rows_patch(struct buf *, size_t at, uint32_t nrows);
 
 /* FT_TABLE_END: varint table id, varint rows sent for the table. */
 void	enc_table_end(struct buf *, uint64_t table_id, uint64_t rows);

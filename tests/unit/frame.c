@@ -1,0 +1,448 @@
+/*
+ * Unit tests for lib/frame.c: the rowpipe(5) stream, round trips and every
+ * way a stream can be damaged.  cmocka, TAP output.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "frame.h"
+
+/* A file holding bytes, positioned at 0; closed by the caller. */
+static int
+fd_with(const void *p, size_t n)
+{
+	FILE	*f;
+	int	 fd;
+
+	assert_non_null(f = tmpfile());
+	fd = dup(fileno(f));
+	fclose(f);
+	assert_true(fd >= 0);
+	if (n > 0)
+		assert_int_equal(write(fd, p, n), (ssize_t)n);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/* Read a whole file back into a malloc'd buffer. */
+static uint8_t *
+slurp(int fd, size_t *lenp)
+{
+	off_t	 n = lseek(fd, 0, SEEK_END);
+	uint8_t	*p;
+
+	assert_true(n >= 0);
+	assert_non_null(p = malloc((size_t)n + 1));
+	assert_int_equal(pread(fd, p, (size_t)n, 0), n);
+	*lenp = (size_t)n;
+	return p;
+}
+
+static void
+write_header(struct frame_writer *w)
+{
+	const char	*k[] = { "producer", "server_version" };
+	const char	*v[] = { "unit", "10.11" };
+
+	enc_kv(frame_begin(w), k, v, 2);
+	assert_int_equal(frame_end(w, FT_HEADER, 0), 0);
+}
+
+/* A small stream of every frame type; returns its bytes. */
+static uint8_t *
+sample_stream(size_t *lenp)
+{
+	struct frame_writer	*w;
+	struct rp_column	 cols[2] = {
+		{ "id", 3, COL_NOT_NULL | COL_PRIMARY | COL_NUMERIC, 63, 0, "int(11)" },
+		{ "b`n", 252, COL_BINARY, 63, 0, "blob" },
+	};
+	struct rp_table		 t = { 7, "db", "t 1", 2, cols, { 0 }, NULL };
+	struct rp_object	 o = { OBJ_TABLE, "db", "t 1", "CREATE TABLE x (a int)", 22, { 0 } };
+	struct rp_stmt		 s = { 1, 3, 40, STK_INSERT, "db", "db", "t 1", "INSERT INTO x VALUES (1)", 24 };
+	struct buf		*b;
+	size_t			 at;
+	int			 fd;
+	uint8_t			*p;
+
+	fd = fd_with(NULL, 0);
+	assert_non_null(w = frame_writer_new(fd));
+	write_header(w);
+	o.attrs.n = 1;
+	o.attrs.key[0] = "sql_mode";
+	o.attrs.val[0] = "STRICT_ALL_TABLES";
+	enc_object(frame_begin(w), &o);
+	assert_int_equal(frame_end(w, FT_OBJECT, 0), 0);
+	enc_table(frame_begin(w), &t);
+	assert_int_equal(frame_end(w, FT_TABLE, 0), 0);
+	b = frame_begin(w);
+	enc_rows_begin(b, 7, 0);
+	at = b->len;
+	enc_val(b, "1", 1);
+	enc_val(b, NULL, 0);
+	enc_val(b, "2", 1);
+	enc_val(b, "", 0);
+	enc_rows_patch(b, at, 2);
+	assert_int_equal(frame_end(w, FT_ROWS, 0), 0);
+	enc_table_end(frame_begin(w), 7, 2);
+	assert_int_equal(frame_end(w, FT_TABLE_END, 0), 0);
+	enc_stmt(frame_begin(w), &s);
+	assert_int_equal(frame_end(w, FT_STMT, 0), 0);
+	assert_int_equal(frame_writer_close(w), 0);
+	frame_writer_free(w);
+	p = slurp(fd, lenp);
+	close(fd);
+	return p;
+}
+
+/* Read a whole stream from bytes; the final status and its reason. */
+static enum frame_status
+read_all(const uint8_t *p, size_t n, char *why, size_t whylen)
+{
+	struct frame_reader	*r;
+	struct frame		 f;
+	enum frame_status	 st;
+	int			 fd;
+
+	fd = fd_with(p, n);
+	assert_non_null(r = frame_reader_new(fd, 0));
+	while ((st = frame_read(r, &f)) == FRAME_OK)
+		;
+	snprintf(why, whylen, "%s", frame_reader_errstr(r));
+	frame_reader_free(r);
+	close(fd);
+	return st;
+}
+
+static void
+test_round_trip_all_types(void **state)
+{
+	struct frame_reader	*r;
+	struct frame		 f;
+	struct rp_object	 o;
+	struct rp_table		*t = NULL;
+	struct rp_rows		 rows;
+	struct rp_val		 v[2];
+	struct rp_stmt		 s;
+	struct dec		 d;
+	struct rp_kv		 kv;
+	uint64_t		 id, n;
+	uint8_t			*p;
+	size_t			 len;
+	int			 fd, seen = 0;
+
+	p = sample_stream(&len);
+	fd = fd_with(p, len);
+	assert_non_null(r = frame_reader_new(fd, 0));
+	while (frame_read(r, &f) == FRAME_OK) {
+		seen |= 1 << f.type;
+		switch (f.type) {
+		case FT_HEADER:
+			dec_init(&d, f.p, f.len);
+			assert_int_equal(dec_kv(&d, &kv), 0);
+			assert_string_equal(rp_kv_get(&kv, "producer"), "unit");
+			assert_null(rp_kv_get(&kv, "nope"));
+			break;
+		case FT_OBJECT:
+			assert_int_equal(dec_object(&f, &o), 0);
+			assert_int_equal(o.kind, OBJ_TABLE);
+			assert_string_equal(o.name, "t 1");
+			assert_int_equal(o.ddl_len, 22);
+			assert_string_equal(rp_kv_get(&o.attrs, "sql_mode"),
+			    "STRICT_ALL_TABLES");
+			break;
+		case FT_TABLE:
+			assert_non_null(t = dec_table(&f));
+			assert_int_equal(t->id, 7);
+			assert_int_equal(t->ncols, 2);
+			assert_string_equal(t->cols[1].name, "b`n");
+			assert_int_equal(t->cols[1].flags, COL_BINARY);
+			assert_string_equal(t->cols[0].coltype, "int(11)");
+			break;
+		case FT_ROWS:
+			assert_int_equal(dec_rows_begin(&f, &rows), 0);
+			assert_int_equal(rows.nrows, 2);
+			assert_int_equal(dec_rows_next(&rows, v, 2), 1);
+			assert_memory_equal(v[0].p, "1", 1);
+			assert_null(v[1].p);
+			assert_int_equal(dec_rows_next(&rows, v, 2), 1);
+			assert_non_null(v[1].p);
+			assert_int_equal(v[1].len, 0);
+			assert_int_equal(dec_rows_next(&rows, v, 2), 0);
+			break;
+		case FT_TABLE_END:
+			assert_int_equal(dec_table_end(&f, &id, &n), 0);
+			assert_int_equal(id, 7);
+			assert_int_equal(n, 2);
+			break;
+		case FT_STMT:
+			assert_int_equal(dec_stmt(&f, &s), 0);
+			assert_int_equal(s.no, 1);
+			assert_int_equal(s.line, 3);
+			assert_int_equal(s.offset, 40);
+			assert_int_equal(s.kind, STK_INSERT);
+			assert_string_equal(s.table, "t 1");
+			assert_int_equal(s.len, 24);
+			break;
+		}
+	}
+	assert_int_equal(frame_read(r, &f), FRAME_DONE);
+	assert_int_equal(seen, 0x7e);
+	assert_int_equal(frame_reader_totals(r)->rows, 2);
+	assert_int_equal(frame_reader_totals(r)->stmts, 1);
+	assert_int_equal(frame_reader_totals(r)->objects, 1);
+	assert_int_equal(frame_reader_totals(r)->frames, 6);
+	rp_table_free(t);
+	frame_reader_free(r);
+	close(fd);
+	free(p);
+}
+
+/* Rows of every byte value, NULL vs empty, and one 64 MiB value. */
+static void
+test_values(void **state)
+{
+	struct frame_writer	*w;
+	struct frame_reader	*r;
+	struct frame		 f;
+	struct rp_rows		 rows;
+	struct rp_val		 v[3];
+	struct buf		*b;
+	size_t			 big = (size_t)64 << 20, i, nrows = 0;
+	char			*blob, bytes[256];
+	int			 fd;
+
+	for (i = 0; i < 256; i++)
+		bytes[i] = (char)i;
+	assert_non_null(blob = malloc(big));
+	for (i = 0; i < big; i++)
+		blob[i] = (char)(i * 7 + (i >> 13));
+	fd = fd_with(NULL, 0);
+	assert_non_null(w = frame_writer_new(fd));
+	write_header(w);
+	b = frame_begin(w);
+	enc_rows_begin(b, 1, 3);
+	for (i = 0; i < 2; i++) {
+		enc_val(b, bytes, 256);
+		enc_val(b, i ? NULL : "", 0);
+		enc_val(b, bytes + i, 1);
+	}
+	enc_val(b, blob, big);
+	enc_val(b, NULL, 0);
+	enc_val(b, "x", 1);
+	assert_int_equal(frame_end(w, FT_ROWS, 0), 0);
+	assert_int_equal(frame_writer_close(w), 0);
+	frame_writer_free(w);
+
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_non_null(r = frame_reader_new(fd, 0));
+	assert_int_equal(frame_read(r, &f), FRAME_OK);
+	assert_int_equal(frame_read(r, &f), FRAME_OK);
+	assert_int_equal(f.type, FT_ROWS);
+	assert_int_equal(dec_rows_begin(&f, &rows), 0);
+	while (dec_rows_next(&rows, v, 3) == 1) {
+		if (nrows < 2) {
+			assert_int_equal(v[0].len, 256);
+			assert_memory_equal(v[0].p, bytes, 256);
+			if (nrows == 0) {
+				assert_non_null(v[1].p);
+				assert_int_equal(v[1].len, 0);
+			} else
+				assert_null(v[1].p);
+			assert_int_equal(v[2].p[0], (char)nrows);
+		} else {
+			assert_int_equal(v[0].len, big);
+			assert_memory_equal(v[0].p, blob, big);
+			assert_null(v[1].p);
+		}
+		nrows++;
+	}
+	assert_int_equal(nrows, 3);
+	assert_int_equal(frame_read(r, &f), FRAME_DONE);
+	frame_reader_free(r);
+	close(fd);
+	free(blob);
+}
+
+/* Every prefix of a valid stream is reported as truncated at its length. */
+static void
+test_every_cut(void **state)
+{
+	uint8_t		*p;
+	size_t		 len, cut;
+	char		 why[256], want[64];
+
+	p = sample_stream(&len);
+	assert_int_equal(read_all(p, len, why, sizeof(why)), FRAME_DONE);
+	for (cut = 0; cut < len; cut++) {
+		assert_int_equal(read_all(p, cut, why, sizeof(why)), FRAME_ERR);
+		if (cut == 0) {
+			assert_non_null(strstr(why, "empty input"));
+			continue;
+		}
+		snprintf(want, sizeof(want), "truncated at byte %zu", cut);
+		if (strstr(why, want) == NULL)
+			fail_msg("cut at %zu: %s", cut, why);
+	}
+	free(p);
+}
+
+/* Every single-bit flip is reported as corrupt. */
+static void
+test_every_bit_flip(void **state)
+{
+	uint8_t		*p;
+	size_t		 len, i;
+	char		 why[256];
+	int		 bit;
+
+	p = sample_stream(&len);
+	for (i = 0; i < len; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			p[i] ^= 1 << bit;
+			if (read_all(p, len, why, sizeof(why)) != FRAME_ERR ||
+			    strstr(why, "corrupt") == NULL)
+				fail_msg("flip byte %zu bit %d: %s", i, bit, why);
+			p[i] ^= 1 << bit;
+		}
+	}
+	free(p);
+}
+
+static void
+test_wrong_input(void **state)
+{
+	static const uint8_t	 lz4[] = { 0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7, 0, 0, 0, 0, 0x05, 0x5d, 0xcc, 0x02 };
+	const char		*sql = "-- MariaDB dump 10.19\n/*!40101 SET NAMES utf8mb4 */;\n";
+	const char		*ins = "INSERT INTO t VALUES (1);\n";
+	char			 why[256];
+
+	assert_int_equal(read_all((const uint8_t *)"", 0, why, sizeof(why)), FRAME_ERR);
+	assert_non_null(strstr(why, "empty input"));
+	assert_int_equal(read_all((const uint8_t *)sql, strlen(sql), why, sizeof(why)), FRAME_ERR);
+	assert_non_null(strstr(why, "SQL text"));
+	assert_int_equal(read_all((const uint8_t *)ins, strlen(ins), why, sizeof(why)), FRAME_ERR);
+	assert_non_null(strstr(why, "SQL text"));
+	assert_int_equal(read_all(lz4, sizeof(lz4), why, sizeof(why)), FRAME_ERR);
+	assert_non_null(strstr(why, "LZ4"));
+	assert_int_equal(read_all((const uint8_t *)"\x01\x02\x03\x04garbage!!", 12, why, sizeof(why)), FRAME_ERR);
+	assert_non_null(strstr(why, "not a rowpipe stream"));
+}
+
+/* Unknown optional frames are skipped, unknown required ones are errors. */
+static void
+test_unknown_frames(void **state)
+{
+	struct frame_writer	*w;
+	struct frame_reader	*r;
+	struct frame		 f;
+	int			 fd, required;
+
+	for (required = 0; required < 2; required++) {
+		fd = fd_with(NULL, 0);
+		assert_non_null(w = frame_writer_new(fd));
+		write_header(w);
+		assert_int_equal(frame_write(w, 99, required ? 0 :
+		    FRAME_F_OPTIONAL, "future", 6), 0);
+		assert_int_equal(frame_writer_close(w), 0);
+		frame_writer_free(w);
+		assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+		assert_non_null(r = frame_reader_new(fd, 0));
+		assert_int_equal(frame_read(r, &f), FRAME_OK);
+		if (required) {
+			assert_int_equal(frame_read(r, &f), FRAME_ERR);
+			assert_non_null(strstr(frame_reader_errstr(r),
+			    "unknown required frame type 99"));
+		} else
+			assert_int_equal(frame_read(r, &f), FRAME_DONE);
+		frame_reader_free(r);
+		close(fd);
+	}
+}
+
+static void
+test_trailing_garbage_and_limit(void **state)
+{
+	struct frame_reader	*r;
+	struct frame		 f;
+	enum frame_status	 st;
+	uint8_t			*p;
+	size_t			 len;
+	char			 why[256];
+	int			 fd;
+
+	p = sample_stream(&len);
+	p = realloc(p, len + 1);
+	p[len] = 'x';
+	assert_int_equal(read_all(p, len + 1, why, sizeof(why)), FRAME_ERR);
+	assert_non_null(strstr(why, "after the trailer"));
+	/* A frame longer than the reader's cap is refused before reading it. */
+	fd = fd_with(p, len);
+	assert_non_null(r = frame_reader_new(fd, 16));
+	while ((st = frame_read(r, &f)) == FRAME_OK)
+		;
+	assert_int_equal(st, FRAME_ERR);
+	assert_non_null(strstr(frame_reader_errstr(r), "exceeds the limit"));
+	frame_reader_free(r);
+	close(fd);
+	free(p);
+}
+
+/* A closed pipe makes the writer fail, stickily. */
+static void
+test_writer_error(void **state)
+{
+	struct frame_writer	*w;
+	int			 fds[2];
+
+	assert_int_equal(pipe(fds), 0);
+	close(fds[0]);
+	signal(SIGPIPE, SIG_IGN);
+	assert_non_null(w = frame_writer_new(fds[1]));
+	write_header(w);
+	assert_int_equal(frame_writer_flush(w), -1);
+	assert_int_equal(errno, EPIPE);
+	assert_int_equal(frame_writer_close(w), -1);
+	assert_non_null(strstr(frame_writer_errstr(w), "Broken pipe"));
+	frame_writer_free(w);
+	close(fds[1]);
+}
+
+static void
+test_kinds(void **state)
+{
+	int	 k;
+
+	for (k = 0; k < STK_KIND_MAX; k++)
+		assert_int_equal(rp_stmt_kind_parse(rp_stmt_kind_name(k)), k);
+	assert_int_equal(rp_stmt_kind_parse("nonsense"), -1);
+	assert_null(rp_stmt_kind_name(STK_KIND_MAX));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_all_types),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_every_cut),
+		cmocka_unit_test(test_every_bit_flip),
+		cmocka_unit_test(test_wrong_input),
+		cmocka_unit_test(test_unknown_frames),
+		cmocka_unit_test(test_trailing_garbage_and_limit),
+		cmocka_unit_test(test_writer_error),
+		cmocka_unit_test(test_kinds),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
