@@ -1,0 +1,451 @@
+/*
+ * conn: connection options as the mysql(1) client has them, on top of
+ * MariaDB Connector/C.
+ *
+ * Option files are read by Connector/C itself (MYSQL_READ_DEFAULT_FILE and
+ * MYSQL_READ_DEFAULT_GROUP: groups [client], [client-server],
+ * [client-mariadb] and [<program>]).  Connector/C only knows "the default
+ * files" or "this one file", and it applies what it reads at connect time,
+ * over whatever was set with mysql_options().  To get the mysql client's
+ * rules (--defaults-extra-file read after the default files; command-line
+ * options win over every file) conn_open() hands Connector/C one small
+ * generated option file, in memory (memfd), that !includes the files to
+ * read in order and then sets the command-line values in a [client] group
+ * of its own.  Host, user, password, port and socket are passed to
+ * mysql_real_connect() directly, which also makes them win over the files.
+ * The password never goes into the generated file.
+ *
+ * MYSQL_PWD is read by Connector/C when neither the command line nor an
+ * option file gave a password, which is the mysql client's order.
+ */
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <readpassphrase.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "conn.h"
+
+#define PASS_MAX	1024
+
+/* For option errors: a whole message with the option and its value. */
+static char	 conn_errmsg[256];
+
+static const char *
+opt_error(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(conn_errmsg, sizeof(conn_errmsg), fmt, ap);
+	va_end(ap);
+	return conn_errmsg;
+}
+
+static void
+wipe_free(char **p)
+{
+	if (*p != NULL) {
+		explicit_bzero(*p, strlen(*p));
+		free(*p);
+		*p = NULL;
+	}
+}
+
+static int
+set_str(char **dst, const char *val, const char *name, const char **errstr)
+{
+	char	*s;
+
+	if (val == NULL) {
+		*errstr = opt_error("--%s: value required", name);
+		return -1;
+	}
+	if (strpbrk(val, "\n\r") != NULL) {
+		*errstr = opt_error("--%s: value contains a line break", name);
+		return -1;
+	}
+	if ((s = strdup(val)) == NULL) {
+		*errstr = opt_error("--%s: %s", name, strerror(errno));
+		return -1;
+	}
+	free(*dst);
+	*dst = s;
+	return 1;
+}
+
+static int
+set_password(struct conn_opts *o, char *arg, const char **errstr)
+{
+	char	*s;
+
+	wipe_free(&o->password);
+	if (arg == NULL) {		/* -p alone: ask later */
+		o->prompt_password = 1;
+		return 1;
+	}
+	o->prompt_password = 0;
+	if ((s = strdup(arg)) == NULL) {
+		*errstr = opt_error("--password: %s", strerror(errno));
+		return -1;
+	}
+	o->password = s;
+	/* Hide it from ps(1) and /proc/<pid>/cmdline, as mysql(1) does. */
+	if (*arg != '\0') {
+		memset(arg, 'x', strlen(arg));
+		arg[1] = '\0';
+	}
+	return 1;
+}
+
+static const char *const protocols[] = {
+	[MYSQL_PROTOCOL_TCP] = "tcp",
+	[MYSQL_PROTOCOL_SOCKET] = "socket",
+	[MYSQL_PROTOCOL_PIPE] = "pipe",
+	[MYSQL_PROTOCOL_MEMORY] = "memory",
+};
+
+static const char *const ssl_modes[] = {
+	"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA", "VERIFY_IDENTITY",
+	NULL
+};
+
+static int
+set_protocol(struct conn_opts *o, const char *arg, const char **errstr)
+{
+	size_t	 i;
+
+	for (i = 1; i < sizeof(protocols) / sizeof(protocols[0]); i++)
+		if (strcasecmp(arg, protocols[i]) == 0) {
+			o->protocol = (int)i;
+			return 1;
+		}
+	*errstr = opt_error("--protocol %s: unknown protocol "
+	    "(tcp, socket, pipe, memory)", arg);
+	return -1;
+}
+
+static int
+set_ssl_mode(struct conn_opts *o, const char *arg, const char **errstr)
+{
+	size_t	 i;
+
+	for (i = 0; ssl_modes[i] != NULL; i++)
+		if (strcasecmp(arg, ssl_modes[i]) == 0)
+			return set_str(&o->ssl_mode, ssl_modes[i], "ssl-mode",
+			    errstr);
+	*errstr = opt_error("--ssl-mode %s: unknown mode (DISABLED, "
+	    "PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY)", arg);
+	return -1;
+}
+
+static int
+set_uint(unsigned *dst, const char *arg, long long min, long long max,
+    const char *name, const char **errstr)
+{
+	const char	*e;
+	long long	 v;
+
+	v = strtonum(arg, min, max, &e);
+	if (e != NULL) {
+		*errstr = opt_error("--%s %s: %s", name, arg, e);
+		return -1;
+	}
+	*dst = (unsigned)v;
+	return 1;
+}
+
+int
+conn_getopt(struct conn_opts *o, int ch, char *arg, const char **errstr)
+{
+	*errstr = NULL;
+	switch (ch) {
+	case 'h':
+		return set_str(&o->host, arg, "host", errstr);
+	case 'P':
+		return set_uint(&o->port, arg, 1, 65535, "port", errstr);
+	case 'u':
+		return set_str(&o->user, arg, "user", errstr);
+	case 'p':
+		return set_password(o, arg, errstr);
+	case 'S':
+		return set_str(&o->socket, arg, "socket", errstr);
+	case CONN_OPT_PROTOCOL:
+		return set_protocol(o, arg, errstr);
+	case CONN_OPT_DEFAULTS_FILE:
+		return set_str(&o->defaults_file, arg, "defaults-file", errstr);
+	case CONN_OPT_DEFAULTS_EXTRA_FILE:
+		return set_str(&o->defaults_extra_file, arg,
+		    "defaults-extra-file", errstr);
+	case CONN_OPT_NO_DEFAULTS:
+		o->no_defaults = 1;
+		return 1;
+	case CONN_OPT_SSL:
+		o->ssl = 1;
+		return 1;
+	case CONN_OPT_SSL_MODE:
+		return set_ssl_mode(o, arg, errstr);
+	case CONN_OPT_SSL_CA:
+		return set_str(&o->ssl_ca, arg, "ssl-ca", errstr);
+	case CONN_OPT_SSL_CAPATH:
+		return set_str(&o->ssl_capath, arg, "ssl-capath", errstr);
+	case CONN_OPT_SSL_CERT:
+		return set_str(&o->ssl_cert, arg, "ssl-cert", errstr);
+	case CONN_OPT_SSL_KEY:
+		return set_str(&o->ssl_key, arg, "ssl-key", errstr);
+	case CONN_OPT_SSL_CIPHER:
+		return set_str(&o->ssl_cipher, arg, "ssl-cipher", errstr);
+	case CONN_OPT_CONNECT_TIMEOUT:
+		return set_uint(&o->connect_timeout, arg, 1, 31536000,
+		    "connect-timeout", errstr);
+	default:
+		return 0;
+	}
+}
+
+int
+conn_opts_finish(struct conn_opts *o)
+{
+	char	 buf[PASS_MAX], *s;
+
+	if (!o->prompt_password)
+		return 0;
+	if (readpassphrase("Enter password: ", buf, sizeof(buf),
+	    RPP_ECHO_OFF | RPP_REQUIRE_TTY) == NULL) {
+		if (errno == 0 || errno == ENXIO || errno == ENOENT)
+			errno = ENOTTY;
+		explicit_bzero(buf, sizeof(buf));
+		return -1;
+	}
+	s = strdup(buf);
+	explicit_bzero(buf, sizeof(buf));
+	if (s == NULL)
+		return -1;
+	wipe_free(&o->password);
+	o->password = s;
+	o->prompt_password = 0;
+	return 0;
+}
+
+/* A value for the generated option file, quoted and escaped. */
+static void
+put_value(int fd, const char *key, const char *val)
+{
+	const char	*p;
+
+	dprintf(fd, "%s=\"", key);
+	for (p = val; *p != '\0'; p++) {
+		switch (*p) {
+		case '\\':
+			dprintf(fd, "\\\\");
+			break;
+		case '"':
+			dprintf(fd, "\\\"");
+			break;
+		case '\t':
+			dprintf(fd, "\\t");
+			break;
+		default:
+			dprintf(fd, "%c", *p);
+		}
+	}
+	dprintf(fd, "\"\n");
+}
+
+static void
+put_include(int fd, const char *path)
+{
+	dprintf(fd, "!include %s\n", path);
+}
+
+/*
+ * The option files mysql(1) reads by default, in Connector/C's order:
+ * /etc/my.cnf, /etc/mysql/my.cnf, $MARIADB_HOME (or $MYSQL_HOME)/my.cnf,
+ * ~/.my.cnf.
+ */
+static void
+put_default_files(int fd)
+{
+	char		 path[PATH_MAX];
+	const char	*env;
+
+	put_include(fd, "/etc/my.cnf");
+	put_include(fd, "/etc/mysql/my.cnf");
+	if ((env = getenv("MARIADB_HOME")) == NULL)
+		env = getenv("MYSQL_HOME");
+	if (env != NULL && *env != '\0' && strchr(env, '\n') == NULL &&
+	    (size_t)snprintf(path, sizeof(path), "%s/my.cnf", env) <
+	    sizeof(path))
+		put_include(fd, path);
+	if ((env = getenv("HOME")) != NULL && *env != '\0' &&
+	    strchr(env, '\n') == NULL &&
+	    (size_t)snprintf(path, sizeof(path), "%s/.my.cnf", env) <
+	    sizeof(path))
+		put_include(fd, path);
+}
+
+/*
+ * Write the generated option file: the files to read, then the
+ * command-line values that Connector/C would otherwise let them override.
+ */
+static void
+put_options(int fd, const struct conn_opts *o, int protocol)
+{
+	const char	*mode = o->ssl_mode;
+	int		 use_ssl_opts = 1;
+
+	if (!o->no_defaults) {
+		if (o->defaults_file != NULL)
+			put_include(fd, o->defaults_file);
+		else
+			put_default_files(fd);
+		if (o->defaults_extra_file != NULL)
+			put_include(fd, o->defaults_extra_file);
+	}
+	dprintf(fd, "[client]\n");
+	if (protocol != 0)
+		dprintf(fd, "protocol=%d\n", protocol);
+	if (o->connect_timeout != 0)
+		dprintf(fd, "connect-timeout=%u\n", o->connect_timeout);
+	if (mode == NULL && o->ssl)
+		mode = "REQUIRED";
+	if (mode != NULL && strcmp(mode, "DISABLED") == 0) {
+		dprintf(fd, "ssl-enforce=0\nssl-verify-server-cert=0\n");
+		use_ssl_opts = 0;
+	} else if (mode != NULL && strcmp(mode, "REQUIRED") == 0)
+		dprintf(fd, "ssl-enforce=1\nssl-verify-server-cert=0\n");
+	else if (mode != NULL && strncmp(mode, "VERIFY_", 7) == 0)
+		dprintf(fd, "ssl-enforce=1\nssl-verify-server-cert=1\n");
+	if (use_ssl_opts) {
+		if (o->ssl_ca != NULL)
+			put_value(fd, "ssl-ca", o->ssl_ca);
+		if (o->ssl_capath != NULL)
+			put_value(fd, "ssl-capath", o->ssl_capath);
+		if (o->ssl_cert != NULL)
+			put_value(fd, "ssl-cert", o->ssl_cert);
+		if (o->ssl_key != NULL)
+			put_value(fd, "ssl-key", o->ssl_key);
+		if (o->ssl_cipher != NULL)
+			put_value(fd, "ssl-cipher", o->ssl_cipher);
+	}
+}
+
+/*
+ * The protocol to use.  As the MariaDB 10.6+ client does: a port given on
+ * the command line without a socket means TCP, even to "localhost" (which
+ * Connector/C would otherwise take as the unix socket); a socket given on
+ * the command line means the socket.
+ */
+static int
+pick_protocol(const struct conn_opts *o)
+{
+	if (o->protocol != 0)
+		return o->protocol;
+	if (o->port != 0 && o->socket == NULL)
+		return MYSQL_PROTOCOL_TCP;
+	if (o->socket != NULL && (o->host == NULL ||
+	    strcmp(o->host, "localhost") == 0))
+		return MYSQL_PROTOCOL_SOCKET;
+	return 0;
+}
+
+static int
+check_readable(const char *what, const char *path, char *errbuf,
+    size_t errlen)
+{
+	int	 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(errbuf, errlen, "%s %s: %s", what, path,
+		    strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+MYSQL *
+conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
+    char *errbuf, size_t errlen)
+{
+	MYSQL	*m;
+	char	 path[64];
+	int	 fd;
+
+	if (!o->no_defaults) {
+		if (o->defaults_file != NULL && check_readable(
+		    "--defaults-file", o->defaults_file, errbuf, errlen) == -1)
+			return NULL;
+		if (o->defaults_extra_file != NULL && check_readable(
+		    "--defaults-extra-file", o->defaults_extra_file, errbuf,
+		    errlen) == -1)
+			return NULL;
+	}
+	if ((m = mysql_init(NULL)) == NULL) {
+		snprintf(errbuf, errlen, "mysql_init: out of memory");
+		return NULL;
+	}
+	if ((fd = memfd_create("rowpipe-conn.cnf", MFD_CLOEXEC)) == -1) {
+		snprintf(errbuf, errlen, "memfd_create: %s", strerror(errno));
+		mysql_close(m);
+		return NULL;
+	}
+	put_options(fd, o, pick_protocol(o));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, path) != 0 ||
+	    mysql_optionsv(m, MYSQL_READ_DEFAULT_GROUP,
+	    o->program != NULL ? o->program : "client") != 0) {
+		snprintf(errbuf, errlen, "mysql_options: %s", mysql_error(m));
+		close(fd);
+		mysql_close(m);
+		return NULL;
+	}
+	if (mysql_real_connect(m, o->host, o->user, o->password, db, o->port,
+	    o->socket, flags) == NULL) {
+		conn_strerror(m, errbuf, errlen);
+		close(fd);
+		mysql_close(m);
+		return NULL;
+	}
+	close(fd);
+	return m;
+}
+
+const char *
+conn_strerror(MYSQL *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (%u, %s)", mysql_error(m), mysql_errno(m),
+	    mysql_sqlstate(m));
+	return buf;
+}
+
+void
+conn_opts_clear(struct conn_opts *o)
+{
+	wipe_free(&o->password);
+	free(o->host);
+	free(o->user);
+	free(o->socket);
+	free(o->defaults_file);
+	free(o->defaults_extra_file);
+	free(o->ssl_mode);
+	free(o->ssl_ca);
+	free(o->ssl_capath);
+	free(o->ssl_cert);
+	free(o->ssl_key);
+	free(o->ssl_cipher);
+	o->host = o->user = o->socket = NULL;
+	o->defaults_file = o->defaults_extra_file = NULL;
+	o->ssl_mode = o->ssl_ca = o->ssl_capath = o->ssl_cert = NULL;
+	o->ssl_key = o->ssl_cipher = NULL;
+	o->prompt_password = 0;
+}

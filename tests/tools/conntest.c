@@ -1,0 +1,102 @@
+/*
+ * conntest: connect with lib/conn options, run one query, print its rows.
+ *
+ *	conntest [connection options] [-D db] -e query
+ *
+ * Rows go to stdout, tab-separated, NULL as "NULL".  Exit 0 on success,
+ * 1 on a connection or query error, 2 on a usage error.  For the shell
+ * tests of lib/conn (tests/cmd/t01*-conn-*.t).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn.h"
+#include "util.h"
+
+enum { OPT_DATABASE = CONN_OPT_MAX };
+
+static const struct option longopts[] = {
+	CONN_LONGOPTS,
+	{ "execute",	required_argument, NULL, 'e' },
+	{ "database",	required_argument, NULL, 'D' },
+	{ NULL,		0,		   NULL, 0 }
+};
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: %s " CONN_USAGE " [-D db] -e query\n",
+	    getprogname());
+	exit(2);
+}
+
+static int
+run(MYSQL *m, const char *query)
+{
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	unsigned	 i, n;
+	char		 ebuf[512];
+
+	if (mysql_query(m, query) != 0) {
+		warnx("query: %s", conn_strerror(m, ebuf, sizeof(ebuf)));
+		return -1;
+	}
+	if ((res = mysql_store_result(m)) == NULL) {
+		if (mysql_field_count(m) != 0) {
+			warnx("result: %s", conn_strerror(m, ebuf,
+			    sizeof(ebuf)));
+			return -1;
+		}
+		return 0;
+	}
+	n = mysql_num_fields(res);
+	while ((row = mysql_fetch_row(res)) != NULL)
+		for (i = 0; i < n; i++)
+			printf("%s%c", row[i] != NULL ? row[i] : "NULL",
+			    i + 1 < n ? '\t' : '\n');
+	mysql_free_result(res);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct conn_opts	 co = { .program = "conntest" };
+	const char		*errstr, *query = NULL, *db = NULL;
+	char			 ebuf[512];
+	MYSQL			*m;
+	int			 ch, r;
+
+	while ((ch = getopt_long(argc, argv, CONN_SHORTOPTS "e:D:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			query = optarg;
+			break;
+		case 'D':
+			db = optarg;
+			break;
+		default:
+			if ((r = conn_getopt(&co, ch, optarg, &errstr)) == -1)
+				errx(2, "%s", errstr);
+			if (r == 0)
+				usage();
+		}
+	}
+	if (optind != argc || query == NULL)
+		usage();
+	if (conn_opts_finish(&co) == -1)
+		err(1, "-p: cannot ask for the password");
+	if ((m = conn_open(&co, db, 0, ebuf, sizeof(ebuf))) == NULL)
+		errx(1, "%s", ebuf);
+	conn_opts_clear(&co);
+	r = run(m, query);
+	mysql_close(m);
+	if (stdout_finish() == -1)
+		err(1, "stdout");
+	return r == -1 ? 1 : 0;
+}
