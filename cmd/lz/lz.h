@@ -1,0 +1,72 @@
+/*
+ * lz core: LZ4 frame format compression and decompression over stdio input
+ * and a file descriptor output, with a pool of worker threads.  No main()
+ * here, so that tests/fuzz/fuzz_lz.c can include lz.c.
+ *
+ * Follows lz4's doc/lz4_Frame_format.md (frame format 1.6.x): the block
+ * work is done by liblz4's block API (LZ4_compress_fast_extState,
+ * LZ4_compress_HC_extStateHC, LZ4_decompress_safe[_usingDict]) and the
+ * checksums by libxxhash (XXH32); this file only reads and writes the frame
+ * and block headers.
+ */
+#ifndef LZ_H
+#define LZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct lz_opts {
+	int	 level;		/* 1-12: <= 2 fast (LZ4), >= 3 LZ4 HC */
+	int	 accel;		/* acceleration for the fast levels, >= 1 */
+	int	 block_id;	/* 4-7: 64 KiB, 256 KiB, 1 MiB, 4 MiB blocks */
+	int	 threads;	/* workers; 0: all work in the calling thread */
+	int	 content_size;	/* write the content size in the frame header */
+	int	 content_crc;	/* XXH32 of the content after the end mark */
+	int	 block_crc;	/* XXH32 of each block after it */
+};
+
+/*
+ * One run of lz_compress(), lz_decompress() or lz_list().  The caller fills
+ * the first fields; after a failure (-1), err holds a one-line reason
+ * without a program name or context, and ierr/oerr the errno of a failed
+ * read from in or write to out (0 when the data itself was at fault).
+ */
+struct lz {
+	const struct lz_opts *o;
+	FILE		*in;		/* read with fread(3); not closed */
+	int		 out;		/* write(2) here; -1 discards (-t, -l) */
+	FILE		*list;		/* lz_list(): one line per frame here */
+	uint64_t	 inoff;		/* bytes consumed from in */
+	uint64_t	 outoff;	/* bytes produced */
+	int		 ierr, oerr;
+	char		 err[256];
+};
+
+/*
+ * Compress all of z->in into one LZ4 frame on z->out: independent blocks
+ * of 1 << (2 * block_id + 8) bytes, compressed by o->threads workers while
+ * the calling thread reads, checksums and writes in order.  insize is the
+ * input size for the header's content size field (o->content_size), or -1
+ * when it is unknown (the field is then left out).  Memory: about
+ * 2 * max(1, threads) * 2 * block size.  0, or -1 with z->err set.
+ */
+int	 lz_compress(struct lz *z, int64_t insize);
+
+/*
+ * Decompress z->in to z->out (discarded if -1): LZ4 frames, skippable
+ * frames (skipped) and legacy frames, concatenated in any order.  Blocks of
+ * frames with independent blocks are decoded by the workers; linked blocks
+ * in the calling thread.  Every header, block and content checksum present
+ * is verified; truncation, trailing garbage and non-LZ4 input are errors.
+ * 0, or -1 with z->err set; output written before an error stays written.
+ */
+int	 lz_decompress(struct lz *z);
+
+/*
+ * Like lz_decompress() with z->out = -1 (so the whole stream is verified),
+ * printing one line per frame to z->list: offset, type, block size,
+ * checksums, compressed and uncompressed sizes; then a total line.
+ */
+int	 lz_list(struct lz *z);
+
+#endif
