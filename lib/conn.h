@@ -111,4 +111,20 @@ const char	*conn_strerror(MYSQL *m, char *buf, size_t len);
 /* Wipe the password and free every owned string. */
 void	 conn_opts_clear(struct conn_opts *);
 
+/*
+ * Notes on the calls above (additions, nothing changed):
+ * - conn_getopt(): *errstr is a whole message naming the option and its
+ *   value ("--port 99999: too large"), for errx(2, "%s", errstr).  It
+ *   points to static storage, valid until the next conn_getopt() call.
+ * - Precedence, as mysql(1): command line, then --defaults-extra-file,
+ *   then the default option files (or only --defaults-file), then
+ *   MYSQL_PWD for the password (Connector/C reads MYSQL_PWD at connect
+ *   time when neither the command line nor an option file gave one;
+ *   conn_opts_finish() therefore does not copy it).  A port given
+ *   without a socket means TCP, also to "localhost"; a socket given
+ *   (and no host but localhost) means the socket.
+ * - conn_open() with --defaults-file or --defaults-extra-file naming a
+ *   file that cannot be read fails with "--defaults-file PATH: reason".
+ */
+
 #endif

@@ -36,4 +36,13 @@ void	 progress_add(struct progress *, uint64_t units, uint64_t rows,
 void	 progress_done(struct progress *);
 void	 progress_free(struct progress *);
 
+/*
+ * Clear the progress line (on a terminal) so that a warning can be printed;
+ * the next progress_add() that is due redraws it.
+ */
+void	 progress_clear(struct progress *);
+/* The counts so far (any pointer may be NULL). */
+void	 progress_get(struct progress *, uint64_t *units, uint64_t *rows,
+	    uint64_t *bytes);
+
 #endif
