@@ -83,6 +83,10 @@ $(O)/tests/tools/%: $(O)/tests/tools/%.o $(LIB)
 
 units: $(UNITS) $(TOOLS)
 
+# Benchmark programs (bench/*.c), built on demand by the bench scripts.
+$(O)/bench/%: $(O)/bench/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+
 # libFuzzer targets (clang); each tests/fuzz/fuzz_X.c may include cmd code.
 FUZZ_CC	?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE \

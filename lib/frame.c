@@ -126,7 +126,7 @@ enc_cstr(struct buf *b, const char *s)
 }
 
 void
-enc_val(struct buf *b, const void *p, size_t len)
+enc_val_slow(struct buf *b, const void *p, size_t len)
 {
 	if (p == NULL) {
 		buf_addc(b, 0);

@@ -186,7 +186,21 @@ const struct frame_totals *frame_writer_totals(const struct frame_writer *);
 void	enc_varint(struct buf *, uint64_t);
 void	enc_str(struct buf *, const void *, size_t);
 void	enc_cstr(struct buf *, const char *);		/* NULL as "" */
-void	enc_val(struct buf *, const void *, size_t);	/* NULL pointer: SQL NULL */
+void	enc_val_slow(struct buf *, const void *, size_t);
+
+/* A val field; a NULL pointer is SQL NULL.  Inline: it runs per value. */
+static inline void
+enc_val(struct buf *b, const void *p, size_t len)
+{
+	if (p != NULL && len < 0x7f && b->cap - b->len > len + 1) {
+		b->p[b->len] = (char)(len + 1);
+		memcpy(b->p + b->len + 1, p, len);
+		b->len += len + 1;
+		b->p[b->len] = '\0';
+		return;
+	}
+	enc_val_slow(b, p, len);
+}
 
 /* Payload decoder over a borrowed byte range. */
 struct dec {
