@@ -35,6 +35,9 @@
 
 #include "conn.h"
 
+#include <errmsg.h>		/* after mysql.h, which they need */
+#include <ma_pvio.h>
+
 #define PASS_MAX	1024
 
 /* For option errors: a whole message with the option and its value. */
@@ -321,7 +324,8 @@ put_options(int fd, const struct conn_opts *o, int protocol)
 	if (mode != NULL && strcmp(mode, "DISABLED") == 0) {
 		dprintf(fd, "ssl-enforce=0\nssl-verify-server-cert=0\n");
 		use_ssl_opts = 0;
-	} else if (mode != NULL && strcmp(mode, "REQUIRED") == 0)
+	} else if (mode != NULL && (strcmp(mode, "PREFERRED") == 0 ||
+	    strcmp(mode, "REQUIRED") == 0))
 		dprintf(fd, "ssl-enforce=1\nssl-verify-server-cert=0\n");
 	else if (mode != NULL && strncmp(mode, "VERIFY_", 7) == 0)
 		dprintf(fd, "ssl-enforce=1\nssl-verify-server-cert=1\n");
@@ -356,6 +360,31 @@ pick_protocol(const struct conn_opts *o)
 	    strcmp(o->host, "localhost") == 0))
 		return MYSQL_PROTOCOL_SOCKET;
 	return 0;
+}
+
+/*
+ * --ssl-mode=REQUIRED (and --ssl): Connector/C 3.3 falls back to an
+ * unencrypted connection when the server has no TLS unless the certificate
+ * is verified, so check.  A unix socket counts as secure, as in mysql(1).
+ */
+static int
+check_tls(const struct conn_opts *o, MYSQL *m, char *errbuf, size_t errlen)
+{
+	const char	*mode = o->ssl_mode;
+	unsigned int	 type = PVIO_TYPE_SOCKET;
+
+	if (mode == NULL && o->ssl)
+		mode = "REQUIRED";
+	if (mode == NULL || strcmp(mode, "REQUIRED") != 0)
+		return 0;
+	if (mariadb_get_infov(m, MARIADB_CONNECTION_PVIO_TYPE, &type) == 0 &&
+	    type == PVIO_TYPE_UNIXSOCKET)
+		return 0;
+	if (mysql_get_ssl_cipher(m) != NULL)
+		return 0;
+	snprintf(errbuf, errlen, "TLS/SSL error: SSL is required, but the "
+	    "server does not support it (%d, HY000)", CR_SSL_CONNECTION_ERROR);
+	return -1;
 }
 
 static int
@@ -417,6 +446,10 @@ conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
 		return NULL;
 	}
 	close(fd);
+	if (check_tls(o, m, errbuf, errlen) == -1) {
+		mysql_close(m);
+		return NULL;
+	}
 	return m;
 }
 

@@ -8,6 +8,7 @@
  * tests of lib/conn (tests/cmd/t01*-conn-*.t).
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,8 +90,11 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc || query == NULL)
 		usage();
-	if (conn_opts_finish(&co) == -1)
+	if (conn_opts_finish(&co) == -1) {
+		if (errno == ENOTTY)
+			errx(1, "-p: no terminal to ask for the password on");
 		err(1, "-p: cannot ask for the password");
+	}
 	if ((m = conn_open(&co, db, 0, ebuf, sizeof(ebuf))) == NULL)
 		errx(1, "%s", ebuf);
 	conn_opts_clear(&co);
