@@ -77,8 +77,8 @@ for o in "VIEW order_totals" "TRIGGER orders_audit" "PROCEDURE cancel_order" \
 	a=$(q "$SRC" "SHOW CREATE $o" | md5sum)
 	b=$(q "$DST" "SHOW CREATE $o" | md5sum)
 	if [ "$a" = "$b" ]; then r=same; else r=DIFFERENT; fail=1; fi
-	printf '  %-30s definition %s\n' "$o" "$r"
-done | sed 's/VIEW /view /; s/TRIGGER /trigger /; s/PROCEDURE /procedure /; s/TABLE /table /'
+	printf '  %-30s definition %s\n' "$(echo "$o" | tr 'A-Z' 'a-z')" "$r"
+done
 [ "$fail" -eq 0 ] || { echo "demo: the restored copy differs" >&2; exit 1; }
 
 say "done: the restored copy is identical; stopping the servers"
