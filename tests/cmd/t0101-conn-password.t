@@ -1,0 +1,95 @@
+#!/bin/sh
+# lib/conn: -p with no value asks on the terminal without echo; without a
+# terminal it fails clearly; a password given as -pSECRET is overwritten in
+# argv (not in /proc/<pid>/cmdline) and never printed.
+. "$(dirname "$0")/../lib.sh"
+need_server
+command -v conntest >/dev/null || skip_all "conntest not built (make units)"
+
+HOME=$T_DIR; export HOME
+unset MYSQL_PWD MARIADB_HOME MYSQL_HOME 2>/dev/null
+
+U=t0101user
+PW=Secret0101pw
+sql -e "DROP USER IF EXISTS '$U'@'localhost'; CREATE USER '$U'@'localhost' IDENTIFIED BY '$PW'"
+
+# wait_for CMD...: until CMD succeeds, at most 30 s.
+wait_for() {
+	n=0
+	until "$@"; do
+		n=$((n + 1)); [ $n -ge 300 ] && return 1
+		sleep 0.1
+	done
+}
+
+# No terminal (a new session has no controlling terminal): exit 1, clear.
+setsid -w conntest --no-defaults -u$U -p -S "$RP_SOCK" -e "SELECT 1" \
+    </dev/null >out 2>err
+is $? 1 "-p without a terminal: exit 1"
+is "$(cat err)" "conntest: -p: no terminal to ask for the password on" \
+    "-p without a terminal: says why"
+
+# With a terminal: script(1) gives conntest a pty.  The password is typed
+# only once the prompt shows (echo is off by then), through a fifo.
+if command -v script >/dev/null && command -v mkfifo >/dev/null; then
+	for try in right wrong; do
+		[ $try = right ] && typed=$PW || typed=Wrong0101pw
+		rm -f tty.in; mkfifo tty.in
+		setsid -w script -qec "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'" \
+		    /dev/null <tty.in >tty.out 2>&1 &
+		spid=$!
+		exec 3>tty.in
+		wait_for grep -q 'Enter password: ' tty.out
+		ok $? "-p ($try): prompt shown"
+		printf '%s\n' "$typed" >&3
+		exec 3>&-
+		wait $spid
+		rc=$?
+		if [ $try = right ]; then
+			is $rc 0 "-p ($try): exit 0"
+			like "$(cat tty.out)" "$U@localhost" "-p ($try): connected as $U"
+		else
+			is $rc 1 "-p ($try): exit 1"
+			like "$(cat tty.out)" "\(1045, 28000\)" "-p ($try): access denied"
+		fi
+		grep -q "$typed" tty.out; isnt $? 0 "-p ($try): password not echoed"
+		[ $(grep -c 'Enter password' tty.out) -eq 1 ]; ok $? "-p ($try): asked once"
+	done
+else
+	for i in 1 2 3 4 5 6 7 8 9 10; do ok 0 "# SKIP no script(1)"; done
+fi
+
+# -pSECRET: overwritten in argv while the program runs.
+conntest --no-defaults -u$U -p$PW -S "$RP_SOCK" -e "SELECT SLEEP(3)" >/dev/null 2>err &
+cpid=$!
+running() {
+	[ "$(sql -e "SELECT COUNT(*) FROM information_schema.processlist
+	    WHERE user = '$U' AND info LIKE 'SELECT SLEEP%'")" = 1 ]
+}
+wait_for running
+ok $? "-pSECRET: query running"
+cmdline=$(tr '\0' ' ' </proc/$cpid/cmdline)
+case $cmdline in *"$PW"*) r=1 ;; *) r=0 ;; esac
+ok $r "-pSECRET: password not in /proc/<pid>/cmdline"
+like "$cmdline" " -px " "-pSECRET: argv shows -px, as mysql(1) does"
+wait $cpid
+is $? 0 "-pSECRET: exit 0"
+
+# --password=SECRET likewise.
+conntest --no-defaults -u$U --password=$PW -S "$RP_SOCK" -e "SELECT SLEEP(3)" >/dev/null 2>>err &
+cpid=$!
+wait_for running
+cmdline=$(tr '\0' ' ' </proc/$cpid/cmdline)
+case $cmdline in *"$PW"*) r=1 ;; *) r=0 ;; esac
+ok $r "--password=SECRET: password not in /proc/<pid>/cmdline"
+wait $cpid
+is $? 0 "--password=SECRET: exit 0"
+
+# A failing query after connecting: the error does not carry the password.
+conntest --no-defaults -u$U -p$PW -S "$RP_SOCK" -e "SELECT nosuchcolumn" >/dev/null 2>>err
+is $? 1 "query error: exit 1"
+like "$(cat err)" "Unknown column 'nosuchcolumn'.*\(1054, 42S22\)" "query error: (errno, SQLSTATE)"
+grep -q "$PW" err; isnt $? 0 "password never in stderr"
+
+sql -e "DROP USER '$U'@'localhost'"
+done_testing
