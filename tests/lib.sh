@@ -15,7 +15,7 @@ T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/t.XXXXXX") || exit 1
 trap 'rm -rf "$T_DIR"' EXIT
 cd "$T_DIR" || exit 1
 
-plan()      { echo "1..$1"; }
+plan()      { echo "1..$1"; T_PLANNED=1; }
 skip_all()  { echo "1..0 # SKIP $*"; exit 0; }
 ok()        { T_N=$((T_N + 1)); if [ "$1" -eq 0 ]; then echo "ok $T_N - $2";
               else echo "not ok $T_N - $2"; T_FAIL=$((T_FAIL + 1)); fi; }
