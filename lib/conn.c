@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <readpassphrase.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,7 +34,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "conn.h"
+#include "util.h"
 
 #include <errmsg.h>		/* after mysql.h, which they need */
 #include <ma_pvio.h>
@@ -241,33 +244,33 @@ conn_opts_finish(struct conn_opts *o)
 
 /* A value for the generated option file, quoted and escaped. */
 static void
-put_value(int fd, const char *key, const char *val)
+put_value(struct buf *b, const char *key, const char *val)
 {
 	const char	*p;
 
-	dprintf(fd, "%s=\"", key);
+	buf_addf(b, "%s=\"", key);
 	for (p = val; *p != '\0'; p++) {
 		switch (*p) {
 		case '\\':
-			dprintf(fd, "\\\\");
+			buf_addf(b, "\\\\");
 			break;
 		case '"':
-			dprintf(fd, "\\\"");
+			buf_addf(b, "\\\"");
 			break;
 		case '\t':
-			dprintf(fd, "\\t");
+			buf_addf(b, "\\t");
 			break;
 		default:
-			dprintf(fd, "%c", *p);
+			buf_addc(b, *p);
 		}
 	}
-	dprintf(fd, "\"\n");
+	buf_addf(b, "\"\n");
 }
 
 static void
-put_include(int fd, const char *path)
+put_include(struct buf *b, const char *path)
 {
-	dprintf(fd, "!include %s\n", path);
+	buf_addf(b, "!include %s\n", path);
 }
 
 /*
@@ -276,24 +279,24 @@ put_include(int fd, const char *path)
  * ~/.my.cnf.
  */
 static void
-put_default_files(int fd)
+put_default_files(struct buf *b)
 {
 	char		 path[PATH_MAX];
 	const char	*env;
 
-	put_include(fd, "/etc/my.cnf");
-	put_include(fd, "/etc/mysql/my.cnf");
+	put_include(b, "/etc/my.cnf");
+	put_include(b, "/etc/mysql/my.cnf");
 	if ((env = getenv("MARIADB_HOME")) == NULL)
 		env = getenv("MYSQL_HOME");
 	if (env != NULL && *env != '\0' && strchr(env, '\n') == NULL &&
 	    (size_t)snprintf(path, sizeof(path), "%s/my.cnf", env) <
 	    sizeof(path))
-		put_include(fd, path);
+		put_include(b, path);
 	if ((env = getenv("HOME")) != NULL && *env != '\0' &&
 	    strchr(env, '\n') == NULL &&
 	    (size_t)snprintf(path, sizeof(path), "%s/.my.cnf", env) <
 	    sizeof(path))
-		put_include(fd, path);
+		put_include(b, path);
 }
 
 /*
@@ -301,45 +304,45 @@ put_default_files(int fd)
  * command-line values that Connector/C would otherwise let them override.
  */
 static void
-put_options(int fd, const struct conn_opts *o, int protocol)
+put_options(struct buf *b, const struct conn_opts *o, int protocol)
 {
 	const char	*mode = o->ssl_mode;
 	int		 use_ssl_opts = 1;
 
 	if (!o->no_defaults) {
 		if (o->defaults_file != NULL)
-			put_include(fd, o->defaults_file);
+			put_include(b, o->defaults_file);
 		else
-			put_default_files(fd);
+			put_default_files(b);
 		if (o->defaults_extra_file != NULL)
-			put_include(fd, o->defaults_extra_file);
+			put_include(b, o->defaults_extra_file);
 	}
-	dprintf(fd, "[client]\n");
+	buf_addf(b, "[client]\n");
 	if (protocol != 0)
-		dprintf(fd, "protocol=%d\n", protocol);
+		buf_addf(b, "protocol=%d\n", protocol);
 	if (o->connect_timeout != 0)
-		dprintf(fd, "connect-timeout=%u\n", o->connect_timeout);
+		buf_addf(b, "connect-timeout=%u\n", o->connect_timeout);
 	if (mode == NULL && o->ssl)
 		mode = "REQUIRED";
 	if (mode != NULL && strcmp(mode, "DISABLED") == 0) {
-		dprintf(fd, "ssl-enforce=0\nssl-verify-server-cert=0\n");
+		buf_addf(b, "ssl-enforce=0\nssl-verify-server-cert=0\n");
 		use_ssl_opts = 0;
 	} else if (mode != NULL && (strcmp(mode, "PREFERRED") == 0 ||
 	    strcmp(mode, "REQUIRED") == 0))
-		dprintf(fd, "ssl-enforce=1\nssl-verify-server-cert=0\n");
+		buf_addf(b, "ssl-enforce=1\nssl-verify-server-cert=0\n");
 	else if (mode != NULL && strncmp(mode, "VERIFY_", 7) == 0)
-		dprintf(fd, "ssl-enforce=1\nssl-verify-server-cert=1\n");
+		buf_addf(b, "ssl-enforce=1\nssl-verify-server-cert=1\n");
 	if (use_ssl_opts) {
 		if (o->ssl_ca != NULL)
-			put_value(fd, "ssl-ca", o->ssl_ca);
+			put_value(b, "ssl-ca", o->ssl_ca);
 		if (o->ssl_capath != NULL)
-			put_value(fd, "ssl-capath", o->ssl_capath);
+			put_value(b, "ssl-capath", o->ssl_capath);
 		if (o->ssl_cert != NULL)
-			put_value(fd, "ssl-cert", o->ssl_cert);
+			put_value(b, "ssl-cert", o->ssl_cert);
 		if (o->ssl_key != NULL)
-			put_value(fd, "ssl-key", o->ssl_key);
+			put_value(b, "ssl-key", o->ssl_key);
 		if (o->ssl_cipher != NULL)
-			put_value(fd, "ssl-cipher", o->ssl_cipher);
+			put_value(b, "ssl-cipher", o->ssl_cipher);
 	}
 }
 
@@ -402,13 +405,74 @@ check_readable(const char *what, const char *path, char *errbuf,
 	return 0;
 }
 
+/*
+ * Write the generated option file and return an fd on it, with its path
+ * in path: a memfd read back through /proc/self/fd, or else (no /proc) a
+ * temporary file, whose name *tmp is then set to (unlink it).  It holds
+ * file names and settings, never the password.  -1 with errbuf set.
+ */
+static int
+open_optfile(const struct conn_opts *o, char *path, size_t pathlen,
+    int *tmp, char *errbuf, size_t errlen)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*dir;
+	int		 fd = -1;
+
+	*tmp = 0;
+	put_options(&b, o, pick_protocol(o));
+	if (b.err != 0) {
+		snprintf(errbuf, errlen, "option file: %s", strerror(b.err));
+		buf_release(&b);
+		return -1;
+	}
+	if ((fd = memfd_create("rowpipe-conn.cnf", MFD_CLOEXEC)) != -1) {
+		snprintf(path, pathlen, "/proc/self/fd/%d", fd);
+		if (access(path, R_OK) == -1) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd == -1) {
+		if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
+			dir = "/tmp";
+		snprintf(path, pathlen, "%s/rowpipe-conn.XXXXXX", dir);
+		if ((fd = mkostemp(path, O_CLOEXEC)) == -1) {
+			snprintf(errbuf, errlen, "option file %s: %s", path,
+			    strerror(errno));
+			buf_release(&b);
+			return -1;
+		}
+		*tmp = 1;
+	}
+	if (write_all(fd, b.p, b.len) == -1) {
+		snprintf(errbuf, errlen, "option file %s: %s", path,
+		    strerror(errno));
+		if (*tmp)
+			unlink(path);
+		close(fd);
+		fd = -1;
+	}
+	buf_release(&b);
+	return fd;
+}
+
+static pthread_once_t	 library_once = PTHREAD_ONCE_INIT;
+static int		 library_rc;
+
+static void
+library_init(void)
+{
+	library_rc = mysql_library_init(0, NULL, NULL);
+}
+
 MYSQL *
 conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
     char *errbuf, size_t errlen)
 {
-	MYSQL	*m;
-	char	 path[64];
-	int	 fd;
+	MYSQL	*m = NULL, *ok = NULL;
+	char	 path[PATH_MAX];
+	int	 fd, tmp;
 
 	if (!o->no_defaults) {
 		if (o->defaults_file != NULL && check_readable(
@@ -419,38 +483,33 @@ conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
 		    errlen) == -1)
 			return NULL;
 	}
-	if ((m = mysql_init(NULL)) == NULL) {
-		snprintf(errbuf, errlen, "mysql_init: out of memory");
+	/* mysql_init() is not thread-safe until the library is set up. */
+	pthread_once(&library_once, library_init);
+	if (library_rc != 0 || (m = mysql_init(NULL)) == NULL) {
+		snprintf(errbuf, errlen, "mysql_init: cannot initialize the "
+		    "client library");
 		return NULL;
 	}
-	if ((fd = memfd_create("rowpipe-conn.cnf", MFD_CLOEXEC)) == -1) {
-		snprintf(errbuf, errlen, "memfd_create: %s", strerror(errno));
+	if ((fd = open_optfile(o, path, sizeof(path), &tmp, errbuf,
+	    errlen)) == -1) {
 		mysql_close(m);
 		return NULL;
 	}
-	put_options(fd, o, pick_protocol(o));
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, path) != 0 ||
 	    mysql_optionsv(m, MYSQL_READ_DEFAULT_GROUP,
-	    o->program != NULL ? o->program : "client") != 0) {
+	    o->program != NULL ? o->program : "client") != 0)
 		snprintf(errbuf, errlen, "mysql_options: %s", mysql_error(m));
-		close(fd);
-		mysql_close(m);
-		return NULL;
-	}
-	if (mysql_real_connect(m, o->host, o->user, o->password, db, o->port,
-	    o->socket, flags) == NULL) {
+	else if (mysql_real_connect(m, o->host, o->user, o->password, db,
+	    o->port, o->socket, flags) == NULL)
 		conn_strerror(m, errbuf, errlen);
-		close(fd);
-		mysql_close(m);
-		return NULL;
-	}
+	else if (check_tls(o, m, errbuf, errlen) == 0)
+		ok = m;
+	if (tmp)
+		unlink(path);
 	close(fd);
-	if (check_tls(o, m, errbuf, errlen) == -1) {
+	if (ok == NULL)
 		mysql_close(m);
-		return NULL;
-	}
-	return m;
+	return ok;
 }
 
 const char *
