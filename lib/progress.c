@@ -5,6 +5,8 @@
  * line at the end.  Every write is one write(2) of a whole line, so lines
  * from other threads or processes do not tear it.
  */
+#include <sys/ioctl.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -156,14 +158,29 @@ put(const struct line *l)
 	}
 }
 
+/* Columns of the terminal on stderr, 0 if unknown. */
+static size_t
+columns(void)
+{
+	struct winsize	 ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == -1)
+		return 0;
+	return ws.ws_col;
+}
+
 static void
 draw(struct progress *p, double t)
 {
 	struct line	 l = { .len = 0 };
+	size_t		 cols;
 
 	if (p->tty)
 		addf(&l, "\r");
 	format_status(p, &l, t);
+	/* A line that wraps could not be redrawn with \r: cut it. */
+	if (p->tty && (cols = columns()) > 1 && l.len > cols)
+		l.len = cols;		/* \r plus cols - 1 characters */
 	addf(&l, p->tty ? "\033[K" : "\n");
 	if (l.len == sizeof(l.s) - 1)
 		l.s[l.len - 1] = p->tty ? 'K' : '\n';

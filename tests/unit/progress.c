@@ -3,6 +3,8 @@
  * line, silence when disabled, and the redrawn line on a terminal (a
  * pseudo-terminal stands in for stderr).  cmocka, TAP output.
  */
+#include <sys/ioctl.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -201,6 +203,43 @@ test_tty_line(void **state)
 	assert_null(strstr(strstr(buf, "10/40 rows") + 1, "10/40 rows"));
 }
 
+/* On a narrow terminal the line is cut so that \r can redraw it. */
+static void
+test_tty_narrow(void **state)
+{
+	struct progress	*p;
+	struct winsize	 ws = { .ws_row = 24, .ws_col = 30 };
+	char		 buf[4096], *e;
+	ssize_t		 n;
+	size_t		 len = 0;
+	int		 m, s;
+
+	if ((m = posix_openpt(O_RDWR | O_NOCTTY)) == -1 || grantpt(m) == -1 ||
+	    unlockpt(m) == -1 ||
+	    (s = open(ptsname(m), O_RDWR | O_NOCTTY)) == -1)
+		skip();
+	assert_int_equal(ioctl(s, TIOCSWINSZ, &ws), 0);
+	redirect(s);
+	assert_non_null(p = progress_new("prog", "tables", 1));
+	progress_total(p, 4, 40, 4 * 1024 * 1024);
+	usleep(300 * 1000);
+	progress_add(p, 1, 10, 1024 * 1024);
+	progress_free(p);		/* no done: the line stays */
+	unredirect();
+	close(s);
+	while (len < sizeof(buf) - 1 &&
+	    (n = read(m, buf + len, sizeof(buf) - 1 - len)) > 0) {
+		len += n;
+		if (memmem(buf, len, "\033[K", 3) != NULL)
+			break;
+	}
+	close(m);
+	buf[len] = '\0';
+	assert_non_null(e = strstr(buf, "\033[K"));
+	assert_int_equal(e - buf, 30);	/* \r and 29 characters */
+	assert_memory_equal(buf, "\rprog: 1/4 tables, 10/40 rows,", 30);
+}
+
 int
 main(void)
 {
@@ -210,6 +249,7 @@ main(void)
 		cmocka_unit_test(test_concurrent_adds),
 		cmocka_unit_test(test_free_null),
 		cmocka_unit_test(test_tty_line),
+		cmocka_unit_test(test_tty_narrow),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
