@@ -1,0 +1,218 @@
+/*
+ * classify: decide how sqlexec may run a statement (enum sx_action).
+ *
+ * The kind comes from the frame (sqlsplit's lexer); the few questions the
+ * kind does not answer are settled by a small tokenizer over the start of
+ * the text that skips literals, quoted identifiers and comments, and steps
+ * into executable comments (slash-star-bang NNNNN), as the server does:
+ * MariaDB KB "Comment Syntax".  It only needs to recognise keywords, never
+ * to parse: when in doubt a statement becomes a barrier, which is always
+ * correct, only slower.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sqlexec.h"
+
+/* Bytes of an INSERT searched for VALUES before giving up (barrier). */
+#define SCAN_INSERT_MAX	65536
+
+struct scan {
+	const char	*p;
+	const char	*end;
+};
+
+static int
+word_char(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c == '$' || c == '@' || c == '.' ||
+	    c >= 0x80;
+}
+
+/* Skip a quoted literal or identifier starting at s->p (the quote). */
+static void
+skip_quoted(struct scan *s)
+{
+	char	 q = *s->p++;
+
+	while (s->p < s->end) {
+		if (*s->p == '\\' && q != '`' && s->p + 1 < s->end) {
+			s->p += 2;
+			continue;
+		}
+		if (*s->p++ == q) {
+			if (s->p < s->end && *s->p == q) {	/* doubled */
+				s->p++;
+				continue;
+			}
+			return;
+		}
+	}
+}
+
+/*
+ * The next word token (keyword, identifier, number, @var) into w (upper
+ * case, truncated to wlen - 1).  Punctuation yields a one-character token;
+ * literals and quoted identifiers yield "'".  Returns 0 at the end.
+ */
+static int
+next_token(struct scan *s, char *w, size_t wlen)
+{
+	size_t	 n = 0;
+
+	for (;;) {
+		if (s->p >= s->end)
+			return 0;
+		if (isspace((unsigned char)*s->p)) {
+			s->p++;
+		} else if (*s->p == '#' || (*s->p == '-' && s->end - s->p >= 3 &&
+		    s->p[1] == '-' && isspace((unsigned char)s->p[2]))) {
+			while (s->p < s->end && *s->p != '\n')
+				s->p++;
+		} else if (*s->p == '/' && s->end - s->p >= 2 && s->p[1] == '*') {
+			s->p += 2;
+			if (s->p < s->end && *s->p == 'M')
+				s->p++;
+			if (s->p < s->end && *s->p == '!') {
+				/* executable comment: step in */
+				s->p++;
+				while (s->p < s->end && isdigit((unsigned char)*s->p))
+					s->p++;
+				continue;
+			}
+			while (s->end - s->p >= 2 &&
+			    !(s->p[0] == '*' && s->p[1] == '/'))
+				s->p++;
+			s->p = s->end - s->p >= 2 ? s->p + 2 : s->end;
+		} else if (*s->p == '*' && s->end - s->p >= 2 && s->p[1] == '/') {
+			s->p += 2;	/* end of an executable comment */
+		} else
+			break;
+	}
+	if (*s->p == '\'' || *s->p == '"' || *s->p == '`') {
+		skip_quoted(s);
+		strlcpy(w, "'", wlen);
+		return 1;
+	}
+	if (!word_char((unsigned char)*s->p)) {
+		w[0] = *s->p++;
+		w[1] = '\0';
+		return 1;
+	}
+	while (s->p < s->end && word_char((unsigned char)*s->p)) {
+		if (n + 1 < wlen)
+			w[n++] = toupper((unsigned char)*s->p);
+		s->p++;
+	}
+	w[n] = '\0';
+	return 1;
+}
+
+/*
+ * INSERT/REPLACE ... VALUES (or SET) may run in parallel; INSERT ...
+ * SELECT (or TABLE) reads other tables and must see everything before it.
+ */
+static enum sx_action
+classify_insert(const struct rp_stmt *st, const char **why)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[32];
+
+	if (st->len > SCAN_INSERT_MAX)
+		s.end = st->text + SCAN_INSERT_MAX;
+	while (next_token(&s, w, sizeof(w))) {
+		if (strcmp(w, "VALUES") == 0 || strcmp(w, "VALUE") == 0 ||
+		    strcmp(w, "SET") == 0)
+			return ACT_PARALLEL;
+		if (strcmp(w, "SELECT") == 0 || strcmp(w, "TABLE") == 0 ||
+		    strcmp(w, "WITH") == 0) {
+			*why = "INSERT ... SELECT";
+			return ACT_BARRIER;
+		}
+	}
+	*why = "INSERT without VALUES";
+	return ACT_BARRIER;
+}
+
+/*
+ * SET and USE change the session, so they run on every connection; a SET
+ * of global state (or of a password) runs once.
+ */
+static enum sx_action
+classify_set(const struct rp_stmt *st, const char **why)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[32];
+
+	while (next_token(&s, w, sizeof(w))) {
+		if (strcmp(w, "GLOBAL") == 0 || strcmp(w, "PERSIST") == 0 ||
+		    strcmp(w, "PERSIST_ONLY") == 0 ||
+		    strcmp(w, "PASSWORD") == 0 ||
+		    strncmp(w, "@@GLOBAL.", 9) == 0 ||
+		    strncmp(w, "@@PERSIST", 9) == 0) {
+			*why = "global";
+			return ACT_BARRIER;
+		}
+	}
+	return ACT_SESSION;
+}
+
+static int
+first_word(const struct rp_stmt *st, char *w, size_t wlen)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+
+	if (!next_token(&s, w, wlen))
+		w[0] = '\0';
+	return w[0] != '\0';
+}
+
+enum sx_action
+sx_classify(const struct rp_stmt *st, const char **why)
+{
+	char	 w[32];
+	int	 kind = st->kind;
+
+	*why = "";
+	if (kind == STK_OTHER && first_word(st, w, sizeof(w))) {
+		if (strcmp(w, "SET") == 0)
+			kind = STK_SET;
+		else if (strcmp(w, "USE") == 0)
+			kind = STK_USE;
+	}
+	switch (kind) {
+	case STK_INSERT:
+		return classify_insert(st, why);
+	case STK_SET:
+		return classify_set(st, why);
+	case STK_USE:
+		return ACT_SESSION;
+	case STK_LOCK:
+	case STK_UNLOCK:
+		*why = "table locks";
+		return ACT_SKIP;
+	case STK_TRANSACTION:
+		*why = "transaction control";
+		return ACT_SKIP;
+	default:
+		return ACT_BARRIER;
+	}
+}
+
+const char *
+sx_action_name(enum sx_action a)
+{
+	switch (a) {
+	case ACT_PARALLEL:
+		return "parallel";
+	case ACT_BARRIER:
+		return "barrier";
+	case ACT_SESSION:
+		return "session";
+	case ACT_SKIP:
+		return "skip";
+	}
+	return "?";
+}

@@ -1,0 +1,367 @@
+/*
+ * exec: sqlexec's dispatcher.  Reads statement frames, classifies each
+ * one, packs parallel statements into units for the workers and runs
+ * barriers in order once every unit before them has committed.  Reports
+ * the first error, the resume point and the summary.
+ */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sqlexec.h"
+
+struct dispatch {
+	struct sx	*x;
+	const struct sx_opts *o;
+	struct sx_unit	*cur;		/* unit being filled */
+	uint64_t	 consumed;	/* last statement number read */
+	uint64_t	 resumed;	/* statements skipped by --skip-to */
+	uint64_t	 dry_seq;	/* units planned, for --dry-run */
+};
+
+static double
+now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "schema.table", "table" or "" for a statement's target. */
+static void
+target(struct buf *b, const struct rp_stmt *s)
+{
+	const char	*schema = s->schema[0] != '\0' ? s->schema : s->db;
+
+	if (s->table[0] == '\0')
+		return;
+	if (schema[0] != '\0')
+		buf_addf(b, "%s.%s", schema, s->table);
+	else
+		buf_adds(b, s->table);
+}
+
+/* Append a parallel statement to the unit being filled. */
+static int
+unit_add(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct sx_unit	*u = d->cur;
+	struct sx_stmt	*st;
+	size_t		 mark;
+
+	if (u == NULL) {
+		if ((u = d->cur = calloc(1, sizeof(*u))) == NULL)
+			return -1;
+	}
+	if (u->n == u->cap) {
+		st = reallocarray(u->st, u->cap ? u->cap * 2 : 64,
+		    sizeof(*u->st));
+		if (st == NULL)
+			return -1;
+		u->st = st;
+		u->cap = u->cap ? u->cap * 2 : 64;
+	}
+	st = &u->st[u->n++];
+	st->no = s->no;
+	st->line = s->line;
+	if (u->n > 1)
+		buf_add(&u->text, "\n;\n", 3);
+	st->off = u->text.len;
+	st->len = s->len;
+	buf_add(&u->text, s->text, s->len);
+	mark = u->ctx.len;
+	target(&u->ctx, s);
+	if (u->ctx.len == mark)
+		st->ctx = SX_NOCTX;
+	else {
+		st->ctx = mark;
+		buf_add(&u->ctx, "", 1);	/* the NUL separator */
+	}
+	u->end_no = s->no;
+	if (u->text.err || u->ctx.err) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/* Hand the unit being filled to the workers. */
+static void
+unit_close(struct dispatch *d)
+{
+	struct sx_unit	*u = d->cur;
+
+	if (u == NULL)
+		return;
+	d->cur = NULL;
+	u->end_no = d->consumed;
+	if (d->o->dry_run) {
+		printf("unit %" PRIu64 ": statements %" PRIu64 "-%" PRIu64
+		    ", %zu bytes: one transaction\n", ++d->dry_seq,
+		    u->st[0].no, u->st[u->n - 1].no, u->text.len);
+		sx_unit_free(u);
+		return;
+	}
+	sx_push(d->x, u);
+}
+
+static void
+plan_line(const struct rp_stmt *s, const char *what, const char *why)
+{
+	struct buf	 b = BUF_INIT;
+
+	target(&b, s);
+	printf("statement %" PRIu64 " (line %" PRIu64 "%s%s): %s: %s%s%s%s\n",
+	    s->no, s->line, b.len ? ", table " : "", b.len ? b.p : "",
+	    rp_stmt_kind_name(s->kind) ? rp_stmt_kind_name(s->kind) : "?",
+	    what, *why ? " (" : "", why, *why ? ")" : "");
+	buf_release(&b);
+}
+
+/* Run a barrier or session statement once everything before is done. */
+static int
+barrier(struct dispatch *d, const struct rp_stmt *s, int every,
+    const char *why)
+{
+	struct sx	*x = d->x;
+	int		 c;
+
+	unit_close(d);
+	if (d->o->dry_run) {
+		plan_line(s, every ? "session, every connection" : "barrier",
+		    why);
+		return 0;
+	}
+	if (sx_drain(x) == -1)
+		return -1;
+	x->done_no = d->consumed - 1 > x->done_no ? d->consumed - 1 :
+	    x->done_no;
+	for (c = 0; c < (every ? x->nconn : 1); c++)
+		if (sx_exec_one(x, c, s) == -1)
+			return -1;
+	x->done_no = s->no;
+	return 0;
+}
+
+static int
+dispatch(struct dispatch *d, const struct rp_stmt *s)
+{
+	const char	*why;
+	enum sx_action	 a = sx_classify(s, &why);
+
+	d->consumed = s->no;
+	if (s->no <= d->o->skip_to) {
+		if (a == ACT_SESSION)
+			return barrier(d, s, 1, "before --skip-to");
+		d->resumed++;
+		if (d->o->dry_run)
+			plan_line(s, "skipped", "--skip-to");
+		return 0;
+	}
+	switch (a) {
+	case ACT_SKIP:
+		if (d->o->dry_run)
+			plan_line(s, "skipped", why);
+		d->x->nskipped++;
+		if (d->cur != NULL)
+			d->cur->end_no = s->no;
+		return 0;
+	case ACT_PARALLEL:
+		if (d->o->dry_run)
+			plan_line(s, "parallel", why);
+		if (unit_add(d, s) == -1) {
+			sx_set_error(d->x, s->no, "%s", strerror(errno));
+			return -1;
+		}
+		if (d->cur->text.len >= d->o->commit_every)
+			unit_close(d);
+		return 0;
+	case ACT_BARRIER:
+		return barrier(d, s, 0, why);
+	case ACT_SESSION:
+		return barrier(d, s, 1, why);
+	}
+	return 0;
+}
+
+static void
+add_bytes(struct buf *b, double v)
+{
+	if (v < 1024)
+		buf_addf(b, "%.0f B", v);
+	else if (v < 1024.0 * 1024)
+		buf_addf(b, "%.1f KiB", v / 1024);
+	else if (v < 1024.0 * 1024 * 1024)
+		buf_addf(b, "%.1f MiB", v / (1024.0 * 1024));
+	else
+		buf_addf(b, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+}
+
+static void
+summary(struct dispatch *d, double secs)
+{
+	struct sx	*x = d->x;
+	struct buf	 b = BUF_INIT;
+
+	buf_addf(&b, "%s: %" PRIu64 " statements, %" PRIu64 " rows affected, ",
+	    getprogname(), x->nstmts, x->rows);
+	add_bytes(&b, (double)x->bytes);
+	buf_addf(&b, " in %.2f s", secs);
+	if (secs > 0) {
+		buf_adds(&b, " (");
+		add_bytes(&b, x->bytes / secs);
+		buf_addf(&b, "/s, %.0f statements/s)", x->nstmts / secs);
+	}
+	if (x->nskipped > 0)
+		buf_addf(&b, ", %" PRIu64 " skipped", x->nskipped);
+	if (d->resumed > 0)
+		buf_addf(&b, ", %" PRIu64 " before --skip-to", d->resumed);
+	if (x->nfailed > 0)
+		buf_addf(&b, ", %" PRIu64 " FAILED", x->nfailed);
+	fprintf(stderr, "%s\n", b.p);
+	buf_release(&b);
+}
+
+/* Read frames and dispatch statements until the trailer or a failure. */
+static int
+read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
+{
+	struct frame	 f;
+	struct rp_stmt	 s;
+	enum frame_status st;
+
+	for (;;) {
+		if (d->x->stop)
+			return -1;
+		if ((st = frame_read(r, &f)) == FRAME_DONE)
+			return 0;
+		if (st == FRAME_ERR) {
+			*input_err = 1;
+			return -1;
+		}
+		if (f.type == FT_HEADER)
+			continue;
+		if (f.type != FT_STMT) {
+			fprintf(stderr, "%s: frame %" PRIu64 " at offset %"
+			    PRIu64 ": not a statement frame (type %d): "
+			    "sqlexec runs the output of sqlsplit\n",
+			    getprogname(), f.seq, f.offset, f.type);
+			*input_err = 2;
+			return -1;
+		}
+		if (dec_stmt(&f, &s) == -1) {
+			fprintf(stderr, "%s: frame %" PRIu64 " at offset %"
+			    PRIu64 ": corrupt statement frame\n",
+			    getprogname(), f.seq, f.offset);
+			*input_err = 2;
+			return -1;
+		}
+		if (dispatch(d, &s) == -1)
+			return -1;
+	}
+}
+
+static void
+report_input(struct dispatch *d, struct frame_reader *r)
+{
+	const char	*e = frame_reader_errstr(r);
+
+	if (d->consumed == 0)
+		fprintf(stderr, "%s: stdin: %s\n", getprogname(), e);
+	else if (strstr(e, "truncated") != NULL)
+		fprintf(stderr, "%s: input truncated after statement %" PRIu64
+		    ": %s\n", getprogname(), d->consumed, e);
+	else
+		fprintf(stderr, "%s: input corrupt after statement %" PRIu64
+		    ": %s\n", getprogname(), d->consumed, e);
+}
+
+int
+sx_run(int fd, const struct sx_opts *o)
+{
+	struct sx		 x;
+	struct dispatch		 d;
+	struct frame_reader	*r;
+	double			 t0 = now();
+	int			 rc, input_err = 0, ok;
+
+	memset(&x, 0, sizeof(x));
+	memset(&d, 0, sizeof(d));
+	x.o = o;
+	x.qmax = o->jobs;
+	x.stop_seq = UINT64_MAX;
+	x.done_no = o->skip_to;
+	pthread_mutex_init(&x.mu, NULL);
+	pthread_cond_init(&x.cv_work, NULL);
+	pthread_cond_init(&x.cv_space, NULL);
+	pthread_cond_init(&x.cv_commit, NULL);
+	d.x = &x;
+	d.o = o;
+	if ((r = frame_reader_new(fd, 0)) == NULL) {
+		warn("frame reader");
+		return -1;
+	}
+	if (!o->dry_run) {
+		if (sx_connect(&x) == -1) {
+			sx_disconnect(&x);
+			frame_reader_free(r);
+			return -1;
+		}
+		if (sx_start_workers(&x) == -1) {
+			warn("pthread_create");
+			x.stop = 1;
+			sx_join_workers(&x);
+			sx_disconnect(&x);
+			frame_reader_free(r);
+			return -1;
+		}
+		x.prog = progress_new(getprogname(), "statements",
+		    o->progress);
+	}
+
+	rc = read_loop(&d, r, &input_err);
+	if (rc == 0 || input_err) {
+		if (rc == 0)
+			unit_close(&d);
+		else {
+			sx_unit_free(d.cur);	/* the open batch: dropped */
+			d.cur = NULL;
+		}
+		if (!o->dry_run && sx_drain(&x) == 0 && rc == 0)
+			x.done_no = d.consumed;
+	} else {
+		sx_unit_free(d.cur);
+		d.cur = NULL;
+	}
+	if (!o->dry_run)
+		sx_join_workers(&x);
+	if (x.prog != NULL)
+		progress_clear(x.prog);
+
+	if (input_err == 1)
+		report_input(&d, r);
+	if (x.err.msg != NULL)
+		fprintf(stderr, "%s: %s\n", getprogname(), x.err.msg);
+	ok = rc == 0 && x.err.msg == NULL && x.nfailed == 0;
+	if (!o->dry_run)
+		summary(&d, now() - t0);
+	if (!o->dry_run && rc != 0)
+		fprintf(stderr, "%s: resume with --skip-to %" PRIu64 "\n",
+		    getprogname(), x.done_no);
+
+	progress_free(x.prog);
+	if (!o->dry_run)
+		sx_disconnect(&x);
+	frame_reader_free(r);
+	free(x.err.msg);
+	pthread_mutex_destroy(&x.mu);
+	pthread_cond_destroy(&x.cv_work);
+	pthread_cond_destroy(&x.cv_space);
+	pthread_cond_destroy(&x.cv_commit);
+	return ok ? 0 : -1;
+}

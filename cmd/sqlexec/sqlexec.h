@@ -1,0 +1,143 @@
+/*
+ * sqlexec: execute a rowpipe(5) stream of statement frames (FT_STMT)
+ * against a server, in multi-statement round trips, in transactions of
+ * about --commit-every bytes, over -j connections.
+ *
+ * Files: main.c (options), classify.c (what each statement is allowed to
+ * do: run in parallel, run once as an ordered barrier, run on every
+ * connection, or be skipped), exec.c (the dispatcher that reads frames and
+ * orders the work), worker.c (connections, round trips, ordered commits).
+ *
+ * The ordering model, in one paragraph.  INSERT statements between two
+ * barriers are cut into "units" of about --commit-every bytes of
+ * consecutive statements.  A worker executes one unit as one transaction
+ * and commits it only after every earlier unit has committed, so that the
+ * committed statements are always a prefix of the input: that prefix is
+ * the resume point printed on failure (--skip-to N), and it is exact even
+ * when -j > 1.  Every other statement is a barrier: the dispatcher waits
+ * until every unit before it has committed, then runs it on one
+ * connection (or, for session state, on every connection).
+ */
+#ifndef SQLEXEC_H
+#define SQLEXEC_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mysql.h>
+
+#include "buf.h"
+#include "conn.h"
+#include "frame.h"
+#include "progress.h"
+
+struct sx_opts {
+	struct conn_opts conn;
+	const char	*db;		/* default database, NULL for none */
+	const char	*charset;	/* SET NAMES at connect, NULL for none */
+	int		 jobs;		/* connections */
+	size_t		 commit_every;	/* bytes of statements a transaction */
+	size_t		 batch_bytes;	/* bytes of statements a round trip */
+	uint64_t	 skip_to;	/* resume after this statement */
+	int		 force;		/* report errors, continue */
+	int		 dry_run;	/* print the plan on stdout, no server */
+	int		 no_binlog;	/* SET sql_log_bin=0 */
+	int		 keep_checks;	/* no FOREIGN_KEY_CHECKS/UNIQUE_CHECKS=0 */
+	int		 progress;	/* 1 on, 0 off, -1 if stderr is a tty */
+	int		 verbose;
+};
+
+/* What a statement may do (classify.c). */
+enum sx_action {
+	ACT_PARALLEL,	/* INSERT ... VALUES: in a unit, any connection */
+	ACT_BARRIER,	/* alone, in order, on one connection */
+	ACT_SESSION,	/* alone, in order, on every connection */
+	ACT_SKIP	/* not executed (LOCK TABLES, transaction control) */
+};
+
+enum sx_action	 sx_classify(const struct rp_stmt *, const char **why);
+const char	*sx_action_name(enum sx_action);
+
+/* One statement of a unit. */
+struct sx_stmt {
+	uint64_t	 no;
+	uint64_t	 line;
+	size_t		 off;		/* text in unit->text */
+	size_t		 len;
+	size_t		 ctx;		/* "schema.table" at unit->ctx.p + ctx */
+};
+
+#define SX_NOCTX	((size_t)-1)
+
+/* A unit: consecutive parallel statements run as one transaction. */
+struct sx_unit {
+	uint64_t	 seq;		/* 1, 2, ... in input order */
+	uint64_t	 end_no;	/* statements <= end_no are done with it */
+	struct buf	 text;		/* texts joined by "\n;\n" */
+	struct buf	 ctx;		/* NUL-separated context strings */
+	struct sx_stmt	*st;
+	size_t		 n, cap;
+	struct sx_unit	*next;		/* queue link */
+};
+
+/* The first error (lowest statement number) of a run. */
+struct sx_error {
+	uint64_t	 no;		/* 0: none */
+	char		*msg;		/* whole message, owned */
+};
+
+struct sx {
+	const struct sx_opts *o;
+	MYSQL		**conn;		/* o->jobs connections */
+	pthread_t	*tid;
+	int		 nconn;
+	int		 nthreads;
+	size_t		 batch_cap;	/* bytes a round trip, packet-safe */
+	struct progress	*prog;
+
+	pthread_mutex_t	 mu;		/* everything below */
+	pthread_cond_t	 cv_work;	/* queue not empty, closed or stop */
+	pthread_cond_t	 cv_space;	/* queue has room or stop */
+	pthread_cond_t	 cv_commit;	/* committed_seq moved or stop */
+	struct sx_unit	*qhead, *qtail;
+	size_t		 qlen, qmax;
+	int		 closed;
+	uint64_t	 next_seq;	/* seq of the next unit */
+	uint64_t	 committed_seq;	/* units 1..committed_seq committed */
+	uint64_t	 done_no;	/* statements 1..done_no done */
+	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
+	int		 stop;		/* stop reading and dispatching */
+	struct sx_error	 err;
+
+	uint64_t	 nstmts;	/* executed (or attempted) */
+	uint64_t	 nfailed;
+	uint64_t	 nskipped;
+	uint64_t	 rows;		/* affected */
+	uint64_t	 bytes;		/* statement text executed */
+};
+
+/* exec.c */
+int	 sx_run(int fd, const struct sx_opts *);
+
+/* worker.c */
+int	 sx_connect(struct sx *);
+void	 sx_disconnect(struct sx *);
+int	 sx_start_workers(struct sx *);
+void	 sx_join_workers(struct sx *);
+/* Queue a unit (ownership passes); blocks while the queue is full. */
+void	 sx_push(struct sx *, struct sx_unit *);
+/* Wait until every queued unit has committed or the run stopped. */
+int	 sx_drain(struct sx *);
+/* Run one statement on conn[c] and drain its results.  0 or -1. */
+int	 sx_exec_one(struct sx *, int c, const struct rp_stmt *);
+void	 sx_unit_free(struct sx_unit *);
+/* Record an error message for statement no; the lowest no wins. */
+void	 sx_set_error(struct sx *, uint64_t no, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* "statement N (line L, table s.t)" for error messages, into b. */
+void	 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx);
+/* Lost connection, deadlock, or anything that ends the transaction. */
+int	 sx_fatal_errno(unsigned);
+
+#endif

@@ -1,0 +1,530 @@
+/*
+ * worker: sqlexec's connections and the threads that run units.
+ *
+ * A unit is sent as multi-statement round trips (CLIENT_MULTI_STATEMENTS,
+ * MariaDB Connector/C mysql_next_result(3)): the server runs the
+ * statements of a round trip in order and stops at the first error, so
+ * counting the results tells which statement failed.  A unit runs inside
+ * START TRANSACTION ... COMMIT, and commits only when every earlier unit
+ * has committed (cv_commit), which keeps the committed statements a
+ * prefix of the input.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <errmsg.h>
+#include <mysqld_error.h>
+
+#include "sqlexec.h"
+
+void
+sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx)
+{
+	buf_addf(b, "statement %" PRIu64 " (line %" PRIu64, no, line);
+	if (ctx != NULL && *ctx != '\0')
+		buf_addf(b, ", table %s", ctx);
+	buf_adds(b, ")");
+}
+
+static void
+add_server_error(struct buf *b, MYSQL *m)
+{
+	buf_addf(b, "ERROR %u (%s): %s", mysql_errno(m), mysql_sqlstate(m),
+	    mysql_error(m));
+}
+
+void
+sx_set_error(struct sx *x, uint64_t no, const char *fmt, ...)
+{
+	struct buf	 b = BUF_INIT;
+	va_list		 ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&x->mu);
+	if (x->err.no == 0 || no < x->err.no) {
+		free(x->err.msg);
+		x->err.msg = buf_detach(&b, NULL);
+		x->err.no = no;
+	}
+	x->stop = 1;
+	pthread_cond_broadcast(&x->cv_work);
+	pthread_cond_broadcast(&x->cv_space);
+	pthread_cond_broadcast(&x->cv_commit);
+	pthread_mutex_unlock(&x->mu);
+	buf_release(&b);
+}
+
+/* An error after which the connection or its transaction is gone. */
+int
+sx_fatal_errno(unsigned e)
+{
+	return e >= CR_MIN_ERROR || e == ER_LOCK_DEADLOCK ||
+	    e == ER_QUERY_INTERRUPTED || e == ER_CONNECTION_KILLED ||
+	    e == ER_SERVER_SHUTDOWN || e == ER_NET_PACKET_TOO_LARGE;
+}
+
+static int
+in_transaction(MYSQL *m)
+{
+	unsigned int	 status = 0;
+
+	if (mariadb_get_infov(m, MARIADB_CONNECTION_SERVER_STATUS, &status))
+		return 0;
+	return (status & SERVER_STATUS_IN_TRANS) != 0;
+}
+
+/* Drain one result; count affected rows. */
+static void
+take_result(struct sx *x, MYSQL *m, uint64_t *rows)
+{
+	MYSQL_RES	*res;
+	my_ulonglong	 n;
+
+	if ((res = mysql_store_result(m)) != NULL)
+		mysql_free_result(res);
+	else if (mysql_field_count(m) == 0) {
+		n = mysql_affected_rows(m);
+		if (n != (my_ulonglong)-1)
+			*rows += n;
+	}
+}
+
+/*
+ * Send statements [i, j) of u in one round trip.  Returns j on success, or
+ * the index of the statement that failed (the server ran those before it
+ * and none after it).
+ */
+static size_t
+round_trip(struct sx *x, MYSQL *m, struct sx_unit *u, size_t i, size_t j,
+    uint64_t *rows)
+{
+	const char	*p = u->text.p + u->st[i].off;
+	size_t		 len = u->st[j - 1].off + u->st[j - 1].len - u->st[i].off;
+	size_t		 k = i;
+	int		 rc;
+
+	if (mysql_real_query(m, p, len) != 0)
+		return i;
+	for (;;) {
+		take_result(x, m, rows);
+		k++;
+		if ((rc = mysql_next_result(m)) == -1)
+			break;
+		if (rc > 0)
+			return k < j ? k : (size_t)-1;
+	}
+	if (k != j) {
+		/* more or fewer results than statements: cannot map errors */
+		return (size_t)-1;
+	}
+	return j;
+}
+
+static void
+report_stmt(struct sx *x, struct sx_unit *u, size_t k, MYSQL *m, int force)
+{
+	struct buf	 b = BUF_INIT;
+	struct sx_stmt	*s = &u->st[k];
+
+	sx_where(&b, s->no, s->line,
+	    s->ctx == SX_NOCTX ? NULL : u->ctx.p + s->ctx);
+	buf_adds(&b, ": ");
+	add_server_error(&b, m);
+	if (force) {
+		if (x->prog != NULL)
+			progress_clear(x->prog);
+		fprintf(stderr, "%s: %s\n", getprogname(), b.p);
+	} else
+		sx_set_error(x, s->no, "%s", b.p);
+	buf_release(&b);
+}
+
+static void
+fail_unit(struct sx *x, struct sx_unit *u)
+{
+	pthread_mutex_lock(&x->mu);
+	if (u->seq < x->stop_seq)
+		x->stop_seq = u->seq;
+	x->stop = 1;
+	pthread_cond_broadcast(&x->cv_commit);
+	pthread_cond_broadcast(&x->cv_space);
+	pthread_cond_broadcast(&x->cv_work);
+	pthread_mutex_unlock(&x->mu);
+}
+
+/* Execute every statement of u inside the open transaction.  0 or -1. */
+static int
+run_statements(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows,
+    uint64_t *failed)
+{
+	size_t	 i = 0, j, k, bytes;
+
+	while (i < u->n) {
+		bytes = u->st[i].len;
+		for (j = i + 1; j < u->n; j++) {
+			bytes += u->st[j].len + 3;
+			if (bytes > x->batch_cap)
+				break;
+		}
+		k = round_trip(x, m, u, i, j, rows);
+		if (k == j) {
+			i = j;
+			continue;
+		}
+		if (k == (size_t)-1) {
+			sx_set_error(x, u->st[i].no, "statements %" PRIu64
+			    "-%" PRIu64 ": the server returned a different "
+			    "number of results than statements were sent",
+			    u->st[i].no, u->st[j - 1].no);
+			return -1;
+		}
+		if (mysql_errno(m) == ER_EMPTY_QUERY) {
+			i = k + 1;	/* only a comment: nothing to do */
+			continue;
+		}
+		if (!x->o->force || sx_fatal_errno(mysql_errno(m)) ||
+		    !in_transaction(m)) {
+			report_stmt(x, u, k, m, 0);
+			return -1;
+		}
+		report_stmt(x, u, k, m, 1);
+		(*failed)++;
+		i = k + 1;
+	}
+	return 0;
+}
+
+/* Wait for our turn to commit.  1: commit, 0: roll back (stopped). */
+static int
+wait_turn(struct sx *x, struct sx_unit *u)
+{
+	int	 go;
+
+	pthread_mutex_lock(&x->mu);
+	while (x->committed_seq + 1 != u->seq && x->stop_seq > u->seq)
+		pthread_cond_wait(&x->cv_commit, &x->mu);
+	go = x->stop_seq > u->seq;
+	pthread_mutex_unlock(&x->mu);
+	return go;
+}
+
+static void
+run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
+{
+	struct buf	 b = BUF_INIT;
+	uint64_t	 rows = 0, failed = 0;
+	int		 stopped;
+
+	pthread_mutex_lock(&x->mu);
+	stopped = x->stop_seq <= u->seq;
+	pthread_mutex_unlock(&x->mu);
+	if (stopped)
+		return;
+	if (mysql_query(m, "START TRANSACTION") != 0) {
+		sx_where(&b, u->st[0].no, u->st[0].line, NULL);
+		buf_adds(&b, ": START TRANSACTION: ");
+		add_server_error(&b, m);
+		sx_set_error(x, u->st[0].no, "%s", b.p);
+		buf_release(&b);
+		fail_unit(x, u);
+		return;
+	}
+	if (run_statements(x, m, u, &rows, &failed) == -1) {
+		mysql_rollback(m);
+		fail_unit(x, u);
+		return;
+	}
+	if (!wait_turn(x, u)) {
+		mysql_rollback(m);
+		return;
+	}
+	if (mysql_commit(m) != 0) {
+		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
+		    u->st[0].no, u->st[u->n - 1].no);
+		add_server_error(&b, m);
+		sx_set_error(x, u->st[0].no, "%s", b.p);
+		buf_release(&b);
+		fail_unit(x, u);
+		return;
+	}
+	pthread_mutex_lock(&x->mu);
+	x->committed_seq = u->seq;
+	if (u->end_no > x->done_no)
+		x->done_no = u->end_no;
+	x->nstmts += u->n;
+	x->nfailed += failed;
+	x->rows += rows;
+	x->bytes += u->text.len - 3 * (u->n - 1);
+	pthread_cond_broadcast(&x->cv_commit);
+	pthread_mutex_unlock(&x->mu);
+	if (x->prog != NULL)
+		progress_add(x->prog, u->n, rows, u->text.len - 3 * (u->n - 1));
+}
+
+struct worker_arg {
+	struct sx	*x;
+	int		 c;
+};
+
+static void *
+worker(void *arg)
+{
+	struct sx	*x = ((struct worker_arg *)arg)->x;
+	MYSQL		*m = x->conn[((struct worker_arg *)arg)->c];
+	struct sx_unit	*u;
+
+	free(arg);
+	for (;;) {
+		pthread_mutex_lock(&x->mu);
+		while (x->qhead == NULL && !x->closed)
+			pthread_cond_wait(&x->cv_work, &x->mu);
+		if ((u = x->qhead) == NULL) {
+			pthread_mutex_unlock(&x->mu);
+			break;
+		}
+		if ((x->qhead = u->next) == NULL)
+			x->qtail = NULL;
+		x->qlen--;
+		pthread_cond_broadcast(&x->cv_space);
+		pthread_mutex_unlock(&x->mu);
+		run_unit(x, m, u);
+		sx_unit_free(u);
+	}
+	return NULL;
+}
+
+void
+sx_unit_free(struct sx_unit *u)
+{
+	if (u == NULL)
+		return;
+	buf_release(&u->text);
+	buf_release(&u->ctx);
+	free(u->st);
+	free(u);
+}
+
+void
+sx_push(struct sx *x, struct sx_unit *u)
+{
+	pthread_mutex_lock(&x->mu);
+	while (x->qlen >= x->qmax && !x->stop)
+		pthread_cond_wait(&x->cv_space, &x->mu);
+	if (x->stop) {
+		pthread_mutex_unlock(&x->mu);
+		sx_unit_free(u);
+		return;
+	}
+	u->seq = ++x->next_seq;
+	u->next = NULL;
+	if (x->qtail != NULL)
+		x->qtail->next = u;
+	else
+		x->qhead = u;
+	x->qtail = u;
+	x->qlen++;
+	pthread_cond_signal(&x->cv_work);
+	pthread_mutex_unlock(&x->mu);
+}
+
+int
+sx_drain(struct sx *x)
+{
+	int	 ok;
+
+	pthread_mutex_lock(&x->mu);
+	while (x->committed_seq != x->next_seq && !x->stop)
+		pthread_cond_wait(&x->cv_commit, &x->mu);
+	ok = !x->stop;
+	pthread_mutex_unlock(&x->mu);
+	return ok ? 0 : -1;
+}
+
+static int
+setup_session(struct sx *x, MYSQL *m, char *errbuf, size_t errlen)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc = 0;
+
+	if (x->o->charset != NULL) {
+		if (mysql_set_character_set(m, x->o->charset) != 0) {
+			snprintf(errbuf, errlen, "--default-character-set %s: "
+			    "%s", x->o->charset, mysql_error(m));
+			return -1;
+		}
+	}
+	buf_adds(&b, "SET SESSION");
+	if (!x->o->keep_checks)
+		buf_adds(&b, " foreign_key_checks=0, unique_checks=0,");
+	if (x->o->no_binlog)
+		buf_adds(&b, " sql_log_bin=0,");
+	buf_adds(&b, " autocommit=1");
+	if (b.err || mysql_real_query(m, b.p, b.len) != 0) {
+		snprintf(errbuf, errlen, "%s: %s (%u, %s)", b.p, mysql_error(m),
+		    mysql_errno(m), mysql_sqlstate(m));
+		rc = -1;
+	}
+	buf_release(&b);
+	return rc;
+}
+
+int
+sx_connect(struct sx *x)
+{
+	char		 errbuf[512];
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	unsigned long	 pkt = 16 << 20;
+	int		 i;
+
+	x->conn = calloc(x->o->jobs, sizeof(*x->conn));
+	if (x->conn == NULL)
+		return -1;
+	for (i = 0; i < x->o->jobs; i++) {
+		x->conn[i] = conn_open(&x->o->conn, x->o->db,
+		    CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS, errbuf,
+		    sizeof(errbuf));
+		if (x->conn[i] == NULL) {
+			fprintf(stderr, "%s: connect: %s\n", getprogname(),
+			    errbuf);
+			return -1;
+		}
+		x->nconn++;
+		if (setup_session(x, x->conn[i], errbuf, sizeof(errbuf))) {
+			fprintf(stderr, "%s: %s\n", getprogname(), errbuf);
+			return -1;
+		}
+	}
+	if (mysql_query(x->conn[0], "SELECT @@max_allowed_packet") == 0 &&
+	    (res = mysql_store_result(x->conn[0])) != NULL) {
+		if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
+			pkt = strtoul(row[0], NULL, 10);
+		mysql_free_result(res);
+	}
+	x->batch_cap = x->o->batch_bytes;
+	if (pkt > 4096 && x->batch_cap > pkt - 1024)
+		x->batch_cap = pkt - 1024;
+	return 0;
+}
+
+void
+sx_disconnect(struct sx *x)
+{
+	int	 i;
+
+	for (i = 0; i < x->nconn; i++)
+		mysql_close(x->conn[i]);
+	free(x->conn);
+	x->conn = NULL;
+	x->nconn = 0;
+}
+
+int
+sx_start_workers(struct sx *x)
+{
+	struct worker_arg	*a;
+	int			 i, e;
+
+	if ((x->tid = calloc(x->o->jobs, sizeof(*x->tid))) == NULL)
+		return -1;
+	for (i = 0; i < x->o->jobs; i++) {
+		if ((a = malloc(sizeof(*a))) == NULL)
+			return -1;
+		a->x = x;
+		a->c = i;
+		if ((e = pthread_create(&x->tid[i], NULL, worker, a)) != 0) {
+			free(a);
+			errno = e;
+			return -1;
+		}
+		x->nthreads++;
+	}
+	return 0;
+}
+
+void
+sx_join_workers(struct sx *x)
+{
+	int	 i;
+
+	pthread_mutex_lock(&x->mu);
+	x->closed = 1;
+	pthread_cond_broadcast(&x->cv_work);
+	pthread_mutex_unlock(&x->mu);
+	for (i = 0; i < x->nthreads; i++)
+		pthread_join(x->tid[i], NULL);
+	free(x->tid);
+	x->tid = NULL;
+	x->nthreads = 0;
+}
+
+/*
+ * A barrier or session statement on conn[c], alone, every result drained;
+ * commits if the statement left a transaction open (the dump may have
+ * said SET autocommit=0).  0, or -1 with the error recorded (or, with
+ * --force and a non-fatal error, reported and counted).
+ */
+int
+sx_exec_one(struct sx *x, int c, const struct rp_stmt *s)
+{
+	MYSQL		*m = x->conn[c];
+	struct buf	 b = BUF_INIT;
+	uint64_t	 rows = 0;
+	int		 rc;
+
+	if ((rc = mysql_real_query(m, s->text, s->len)) == 0) {
+		do {
+			take_result(x, m, &rows);
+		} while ((rc = mysql_next_result(m)) == 0);
+		rc = rc > 0 ? -1 : 0;
+	}
+	if (rc == 0 && in_transaction(m) && mysql_commit(m) != 0)
+		rc = -1;
+	if (rc != 0 && mysql_errno(m) == ER_EMPTY_QUERY)
+		rc = 0;
+	if (c == 0) {
+		pthread_mutex_lock(&x->mu);
+		x->nstmts++;
+		x->rows += rows;
+		x->bytes += s->len;
+		pthread_mutex_unlock(&x->mu);
+		if (x->prog != NULL)
+			progress_add(x->prog, 1, rows, s->len);
+	}
+	if (rc == 0)
+		return 0;
+	if (s->schema[0] != '\0')
+		buf_addf(&b, "%s.%s", s->schema, s->table);
+	else if (s->table[0] != '\0' && s->db[0] != '\0')
+		buf_addf(&b, "%s.%s", s->db, s->table);
+	else
+		buf_adds(&b, s->table);
+	{
+		struct buf	 e = BUF_INIT;
+
+		sx_where(&e, s->no, s->line, b.p);
+		if (x->nconn > 1 && c > 0)
+			buf_addf(&e, " on connection %d", c + 1);
+		buf_adds(&e, ": ");
+		add_server_error(&e, m);
+		if (x->o->force && !sx_fatal_errno(mysql_errno(m))) {
+			if (x->prog != NULL)
+				progress_clear(x->prog);
+			fprintf(stderr, "%s: %s\n", getprogname(), e.p);
+			pthread_mutex_lock(&x->mu);
+			x->nfailed++;
+			pthread_mutex_unlock(&x->mu);
+			rc = 1;
+		} else
+			sx_set_error(x, s->no, "%s", e.p);
+		buf_release(&e);
+	}
+	buf_release(&b);
+	return rc > 0 ? 0 : -1;
+}
