@@ -1,10 +1,222 @@
 /*
- * rows2sql: placeholder until its issue lands.
+ * rows2sql: read a rowpipe(5) frame stream, write SQL text that the mysql
+ * client and sqlsplit | sqlexec load into an identical copy.
  */
 #include <err.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "r2s.h"
+
+#define ROWS2SQL_VERSION	"0.1"
+
+#ifndef __dead
+#define __dead	__attribute__((__noreturn__))
+#endif
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [--hex-blob | --no-hex-blob] "
+	    "[--insert=insert|ignore|replace|upsert]\n"
+	    "\t[--max-allowed-packet=size] [--max-statement-size=size] "
+	    "[--no-create]\n"
+	    "\t[--no-create-db] [--no-data] [--rename=old=new] "
+	    "[--rename-db=old=new]\n"
+	    "\t[--skip-definer] [--skip-drop] [--tables=name,...] [file]\n",
+	    getprogname());
+	exit(2);
+}
+
+enum {
+	OPT_HEX_BLOB = 256, OPT_NO_HEX_BLOB, OPT_INSERT, OPT_MAX_PACKET,
+	OPT_MAX_STMT, OPT_NO_CREATE, OPT_NO_CREATE_DB, OPT_NO_DATA,
+	OPT_RENAME, OPT_RENAME_DB, OPT_SKIP_DEFINER, OPT_SKIP_DROP,
+	OPT_TABLES, OPT_HELP, OPT_VERSION
+};
+
+static const struct option longopts[] = {
+	{ "hex-blob",		no_argument,		NULL, OPT_HEX_BLOB },
+	{ "no-hex-blob",	no_argument,		NULL, OPT_NO_HEX_BLOB },
+	{ "skip-hex-blob",	no_argument,		NULL, OPT_NO_HEX_BLOB },
+	{ "insert",		required_argument,	NULL, OPT_INSERT },
+	{ "max-allowed-packet",	required_argument,	NULL, OPT_MAX_PACKET },
+	{ "max-statement-size",	required_argument,	NULL, OPT_MAX_STMT },
+	{ "no-create",		no_argument,		NULL, OPT_NO_CREATE },
+	{ "no-create-info",	no_argument,		NULL, OPT_NO_CREATE },
+	{ "no-create-db",	no_argument,		NULL, OPT_NO_CREATE_DB },
+	{ "no-data",		no_argument,		NULL, OPT_NO_DATA },
+	{ "rename",		required_argument,	NULL, OPT_RENAME },
+	{ "rename-db",		required_argument,	NULL, OPT_RENAME_DB },
+	{ "skip-definer",	no_argument,		NULL, OPT_SKIP_DEFINER },
+	{ "skip-drop",		no_argument,		NULL, OPT_SKIP_DROP },
+	{ "tables",		required_argument,	NULL, OPT_TABLES },
+	{ "help",		no_argument,		NULL, OPT_HELP },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ NULL,			0,			NULL, 0 }
+};
+
+/* Split "db.name" (db optional) at the first dot. */
+static void
+split_dotted(char *s, char **db, char **name)
+{
+	char	*dot = strchr(s, '.');
+
+	if (dot == NULL) {
+		*db = NULL;
+		*name = s;
+	} else {
+		*dot = '\0';
+		*db = s;
+		*name = dot + 1;
+	}
+}
+
+/* OLD=NEW (OLD may be db.table when dotted): append to *v. */
+static void
+add_rename(const char *opt, char *arg, int dotted, struct r2s_rename **v,
+    size_t *n)
+{
+	char	*eq = strchr(arg, '=');
+	struct r2s_rename *r;
+
+	if (eq == NULL || eq == arg || eq[1] == '\0')
+		errx(2, "--%s %s: expected OLD=NEW", opt, arg);
+	*eq = '\0';
+	if ((*v = reallocarray(*v, *n + 1, sizeof(**v))) == NULL)
+		err(1, NULL);
+	r = &(*v)[(*n)++];
+	r->new = eq + 1;
+	if (dotted)
+		split_dotted(arg, &r->old_db, &r->old);
+	else {
+		r->old_db = NULL;
+		r->old = arg;
+	}
+	if (*r->old == '\0' || (r->old_db != NULL && *r->old_db == '\0'))
+		errx(2, "--%s: empty name", opt);
+}
+
+static void
+add_tables(struct r2s_opts *o, char *arg)
+{
+	char	*t;
+	struct r2s_name *n;
+
+	while ((t = strsep(&arg, ",")) != NULL) {
+		if (*t == '\0')
+			continue;
+		o->tables = reallocarray(o->tables, o->ntables + 1,
+		    sizeof(*o->tables));
+		if (o->tables == NULL)
+			err(1, NULL);
+		n = &o->tables[o->ntables++];
+		split_dotted(t, &n->db, &n->name);
+		if (*n->name == '\0')
+			errx(2, "--tables: empty table name");
+	}
+}
+
+static size_t
+size_arg(const char *opt, const char *arg, unsigned long long min,
+    unsigned long long max)
+{
+	unsigned long long v;
+	const char	*errstr;
+
+	if (parse_size(arg, min, max, &v, &errstr) == -1)
+		errx(2, "--%s %s: %s", opt, arg, errstr);
+	return (size_t)v;
+}
 
 int
-main(void)
+main(int argc, char *argv[])
 {
-	errx(1, "not implemented yet");
+	struct r2s_opts	 o;
+	const char	*msg;
+	int		 ch, fd = STDIN_FILENO;
+
+	memset(&o, 0, sizeof(o));
+	o.hex_blob = 1;
+	o.max_stmt = R2S_MAX_STMT_DEFAULT;
+	o.max_packet = R2S_MAX_PACKET_DEFAULT;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_HEX_BLOB:
+			o.hex_blob = 1;
+			break;
+		case OPT_NO_HEX_BLOB:
+			o.hex_blob = 0;
+			break;
+		case OPT_INSERT:
+			if (strcmp(optarg, "insert") == 0)
+				o.insert = INS_INSERT;
+			else if (strcmp(optarg, "ignore") == 0)
+				o.insert = INS_IGNORE;
+			else if (strcmp(optarg, "replace") == 0)
+				o.insert = INS_REPLACE;
+			else if (strcmp(optarg, "upsert") == 0)
+				o.insert = INS_UPSERT;
+			else
+				errx(2, "--insert %s: expected insert, ignore, "
+				    "replace or upsert", optarg);
+			break;
+		case OPT_MAX_PACKET:
+			o.max_packet = size_arg("max-allowed-packet", optarg,
+			    4096, 1ULL << 30);
+			break;
+		case OPT_MAX_STMT:
+			o.max_stmt = size_arg("max-statement-size", optarg,
+			    1024, 1ULL << 30);
+			break;
+		case OPT_NO_CREATE:
+			o.no_create = 1;
+			break;
+		case OPT_NO_CREATE_DB:
+			o.no_create_db = 1;
+			break;
+		case OPT_NO_DATA:
+			o.no_data = 1;
+			break;
+		case OPT_RENAME:
+			add_rename("rename", optarg, 1, &o.renames,
+			    &o.nrenames);
+			break;
+		case OPT_RENAME_DB:
+			add_rename("rename-db", optarg, 0, &o.db_renames,
+			    &o.ndb_renames);
+			break;
+		case OPT_SKIP_DEFINER:
+			o.skip_definer = 1;
+			break;
+		case OPT_SKIP_DROP:
+			o.skip_drop = 1;
+			break;
+		case OPT_TABLES:
+			add_tables(&o, optarg);
+			break;
+		case OPT_VERSION:
+			printf("rows2sql %s\n", ROWS2SQL_VERSION);
+			return 0;
+		case OPT_HELP:
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage();
+
+	if (argc == 1 && strcmp(argv[0], "-") != 0 &&
+	    (fd = open(argv[0], O_RDONLY)) == -1)
+		err(1, "%s", argv[0]);
+	if (rows2sql(fd, STDOUT_FILENO, &o, &msg) == -1)
+		errx(1, "%s", msg);
+	return 0;
 }
