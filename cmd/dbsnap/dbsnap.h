@@ -1,0 +1,195 @@
+/*
+ * dbsnap: private interfaces between the option parser (main.c), schema
+ * discovery (schema.c), the session and snapshot set-up (session.c) and
+ * the row workers (workers.c).
+ *
+ * Ownership: everything hangs off one struct snap, built by main() and
+ * schema discovery, read by the workers, freed at exit by the OS (dbsnap
+ * is a one-shot program; it does not free its catalogue).
+ */
+#ifndef DBSNAP_H
+#define DBSNAP_H
+
+#include <sys/cdefs.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <mysql.h>
+
+#include "buf.h"
+#include "conn.h"
+#include "frame.h"
+#include "progress.h"
+
+#ifndef __dead
+#define __dead	__attribute__((__noreturn__))
+#endif
+
+#define DBSNAP_VERSION	"0.1.0"
+#define BATCH_BYTES	((size_t)256 << 10)	/* FT_ROWS payload target */
+#define SPOOL_MEM_MAX	((size_t)8 << 20)	/* then a temporary file */
+
+/* Key/value attributes of an object or table, owned strings. */
+struct attrs {
+	size_t		 n;
+	char		*key[RP_KV_MAX];
+	char		*val[RP_KV_MAX];
+};
+
+struct col {
+	char		*name;
+	char		*data_type;	/* information_schema DATA_TYPE */
+	char		*coltype;	/* COLUMN_TYPE */
+	char		*charset;	/* CHARACTER_SET_NAME or NULL */
+	char		*collation;	/* COLLATION_NAME or NULL */
+	unsigned	 type;		/* enum enum_field_types */
+	unsigned	 flags;		/* COL_* */
+	unsigned	 charsetnr;
+	unsigned	 decimals;
+	int		 pseudo;	/* implicit ROW_START/ROW_END */
+};
+
+enum chunk_state { CH_PENDING, CH_RUNNING, CH_DONE };
+
+/* Rows of a chunk that ran ahead of its table's write position. */
+struct spool {
+	struct buf	 mem;		/* records: u32 length, FT_ROWS payload */
+	FILE		*f;		/* overflow, unlinked temporary file */
+	uint64_t	 rows;
+};
+
+struct chunk {
+	enum chunk_state state;
+	char		*cond;		/* range condition, NULL for none */
+	struct spool	 spool;
+	uint64_t	 rows;		/* rows read by this chunk */
+};
+
+enum table_mode {
+	TM_WHOLE,	/* one query, no chunks */
+	TM_RANGE,	/* integer first key column: MIN/MAX ranges */
+	TM_KEYSET	/* sequential keyset pagination */
+};
+
+struct table {
+	char		*schema;
+	char		*name;
+	char		*kind;		/* TABLE_TYPE */
+	char		*engine;	/* may be NULL (views) */
+	uint64_t	 rows_est;
+	uint64_t	 bytes_est;
+	int		 is_view, is_sequence, versioned;
+	int		 named;		/* named on the command line */
+	char		*ddl;		/* SHOW CREATE TABLE / SEQUENCE */
+	size_t		 ddl_len;
+	char		*next_value;	/* sequences: next_not_cached_value */
+	struct col	*cols;
+	size_t		 ncols;
+	size_t		*key;		/* indices into cols */
+	size_t		 nkey;
+	const char	*where;		/* user condition or NULL */
+	char		*select;	/* SELECT list FROM name [FOR SYSTEM_TIME ALL] */
+	char		*order;		/* " ORDER BY ..." or "" */
+	uint64_t	 id;
+	enum table_mode	 mode;
+	struct chunk	*chunks;
+	size_t		 nchunks;
+	/* Output state, under mu. */
+	pthread_mutex_t	 mu;
+	size_t		 next_write;	/* first chunk not yet written */
+	uint64_t	 rows_written;
+};
+
+struct object {
+	int		 kind;		/* OBJ_* */
+	char		*schema;
+	char		*name;
+	char		*ddl;
+	size_t		 ddl_len;
+	struct attrs	 attrs;
+};
+
+struct objlist {
+	struct object	*v;
+	size_t		 n, cap;
+};
+
+struct where_opt {
+	char		*table;		/* NULL: every table */
+	char		*cond;
+};
+
+struct snap_opts {
+	struct conn_opts conn;
+	char		**dbs;
+	size_t		 ndbs;
+	char		**tables;	/* TABLE args (with one DB) */
+	size_t		 ntables;
+	char		**ignore;	/* "db.table" */
+	size_t		 nignore;
+	struct where_opt *wheres;
+	size_t		 nwheres;
+	int		 all_databases;
+	int		 no_data, no_create;
+	int		 routines, triggers, events;
+	int		 no_lock;
+	int		 list;
+	int		 force;
+	int		 progress;	/* 1, or -1: when stderr is a terminal */
+	unsigned	 jobs;
+	unsigned long long chunk_rows;
+};
+
+struct snap {
+	struct snap_opts *o;
+	MYSQL		**conns;	/* jobs connections; conns[0] controls */
+	struct table	**tables;	/* tables and views, in dump order */
+	size_t		 ntables;
+	struct objlist	 dbobjs;	/* OBJ_DATABASE */
+	struct objlist	 routines;
+	struct objlist	 views;
+	struct objlist	 triggers;
+	struct objlist	 events;
+	struct attrs	 header;
+	const char	*consistency;
+	struct frame_writer *fw;
+	pthread_mutex_t	 out_mu;	/* the frame writer */
+	struct progress	*prog;
+	uint64_t	 next_id;
+};
+
+/* schema.c */
+void	 discover_tables(struct snap *);
+void	 discover_details(struct snap *);
+void	 plan_chunks(struct snap *);
+void	 list_tables(struct snap *);
+void	 order_views(struct objlist *);
+
+/* session.c */
+MYSQL	*session_open(struct snap *);
+void	 session_snapshot(struct snap *);
+void	 sql_exec(MYSQL *, const char *what, const char *q, size_t len);
+MYSQL_RES *sql_query(MYSQL *, const char *what, const char *q, size_t len);
+__dead void sql_die(MYSQL *, const char *what);
+
+/* workers.c */
+void	 write_header(struct snap *);
+void	 write_object(struct snap *, const struct object *);
+void	 write_objects(struct snap *, const struct objlist *);
+void	 write_table_objects(struct snap *, const char *db);
+void	 run_workers(struct snap *);
+__dead void fail(struct snap *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* helpers in schema.c */
+void	 attrs_add(struct attrs *, const char *key, const char *val);
+char	*xstrndup(const char *, size_t);
+char	*xstrdup(const char *);
+void	*xcalloc(size_t, size_t);
+void	 obj_push(struct objlist *, const struct object *);
+
+extern struct snap *the_snap;
+
+#endif

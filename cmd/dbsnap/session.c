@@ -1,0 +1,220 @@
+/*
+ * session: connections, their session settings, and the consistent
+ * snapshot shared by every worker.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mysql.h>
+#include <mysqld_error.h>
+
+#include "dbsnap.h"
+#include "quote.h"
+
+/*
+ * Every connection gets these.  SET NAMES binary makes the server send each
+ * column's stored bytes unconverted, whatever its charset (sjis, gbk, big5
+ * second bytes of 0x5C stay as they are); DDL comes in the server's utf8.
+ * time_zone +00:00 renders TIMESTAMP as UTC.  sql_mode '' keeps
+ * PAD_CHAR_TO_FULL_LENGTH and ANSI_QUOTES away from what we read and write.
+ */
+static const char *const session_sql[] = {
+	"SET NAMES binary",
+	"SET SESSION time_zone = '+00:00'",
+	"SET SESSION sql_mode = ''",
+	"SET SESSION sql_quote_show_create = 1",
+	"SET SESSION net_read_timeout = 86400",
+	"SET SESSION net_write_timeout = 86400",
+	"SET SESSION wait_timeout = 86400",
+	"SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+};
+
+static const char *const session_sql_mariadb[] = {
+	"SET SESSION max_statement_time = 0",
+};
+
+__dead void
+sql_die(MYSQL *m, const char *what)
+{
+	char	 e[512];
+
+	fail(the_snap, "%s: %s", what, conn_strerror(m, e, sizeof(e)));
+}
+
+void
+sql_exec(MYSQL *m, const char *what, const char *q, size_t len)
+{
+	MYSQL_RES	*r;
+
+	if (mysql_real_query(m, q, len) != 0)
+		sql_die(m, what);
+	/* Statements like SHOW return a result; drain it. */
+	if ((r = mysql_store_result(m)) != NULL)
+		mysql_free_result(r);
+	else if (mysql_errno(m) != 0)
+		sql_die(m, what);
+}
+
+/* A stored (small) result; NULL only for a statement without one. */
+MYSQL_RES *
+sql_query(MYSQL *m, const char *what, const char *q, size_t len)
+{
+	MYSQL_RES	*r;
+
+	if (mysql_real_query(m, q, len) != 0)
+		sql_die(m, what);
+	if ((r = mysql_store_result(m)) == NULL && mysql_errno(m) != 0)
+		sql_die(m, what);
+	return r;
+}
+
+static int
+is_mariadb(MYSQL *m)
+{
+	const char	*v = mysql_get_server_info(m);
+
+	return v != NULL && strstr(v, "MariaDB") != NULL;
+}
+
+MYSQL *
+session_open(struct snap *s)
+{
+	MYSQL	*m;
+	char	 e[512];
+	size_t	 i;
+
+	if ((m = conn_open(&s->o->conn, NULL, 0, e, sizeof(e))) == NULL)
+		fail(s, "connect: %s", e);
+	for (i = 0; i < sizeof(session_sql) / sizeof(session_sql[0]); i++)
+		sql_exec(m, "session set-up", session_sql[i],
+		    strlen(session_sql[i]));
+	if (is_mariadb(m))
+		for (i = 0; i < sizeof(session_sql_mariadb) /
+		    sizeof(session_sql_mariadb[0]); i++)
+			sql_exec(m, "session set-up", session_sql_mariadb[i],
+			    strlen(session_sql_mariadb[i]));
+	return m;
+}
+
+/* The first row's first columns as owned strings; NULL if no row. */
+static char *
+query_value(MYSQL *m, const char *what, const char *q, int col)
+{
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	unsigned long	*len;
+	char		*v = NULL;
+
+	r = sql_query(m, what, q, strlen(q));
+	if (r != NULL && (row = mysql_fetch_row(r)) != NULL &&
+	    (int)mysql_num_fields(r) > col && row[col] != NULL) {
+		len = mysql_fetch_lengths(r);
+		v = xstrndup(row[col], len[col]);
+	}
+	if (r != NULL)
+		mysql_free_result(r);
+	return v;
+}
+
+/* Binlog file and position consistent with conns[0]'s snapshot. */
+static void
+record_position(struct snap *s, int locked)
+{
+	MYSQL	*m = s->conns[0];
+	char	*file = NULL, *pos = NULL, *gtid = NULL, *t;
+	struct buf q = BUF_INIT;
+
+	/* MariaDB: consistent with the snapshot even without a lock. */
+	if (is_mariadb(m)) {
+		file = query_value(m, "binlog position",
+		    "SHOW STATUS LIKE 'binlog_snapshot_file'", 1);
+		pos = query_value(m, "binlog position",
+		    "SHOW STATUS LIKE 'binlog_snapshot_position'", 1);
+	} else if (locked) {
+		file = query_value(m, "binlog position",
+		    "SHOW MASTER STATUS", 0);
+		pos = query_value(m, "binlog position",
+		    "SHOW MASTER STATUS", 1);
+	}
+	if (file != NULL && *file != '\0' && pos != NULL) {
+		attrs_add(&s->header, "binlog_file", file);
+		attrs_add(&s->header, "binlog_pos", pos);
+		if (is_mariadb(m)) {
+			buf_adds(&q, "SELECT BINLOG_GTID_POS(");
+			quote_string(&q, file, strlen(file));
+			buf_addf(&q, ", %s)", pos);
+			if (q.err)
+				fail(s, "out of memory");
+			gtid = query_value(m, "gtid position", q.p, 0);
+		} else if (locked)
+			gtid = query_value(m, "gtid position",
+			    "SELECT @@GLOBAL.gtid_executed", 0);
+		if (gtid != NULL && *gtid != '\0')
+			attrs_add(&s->header, "gtid_binlog_pos", gtid);
+	}
+	t = query_value(m, "snapshot time",
+	    "SELECT DATE_FORMAT(UTC_TIMESTAMP(), '%Y-%m-%d %H:%i:%s')", 0);
+	attrs_add(&s->header, "snapshot_time", t != NULL ? t : "");
+	free(file);
+	free(pos);
+	free(gtid);
+	free(t);
+	buf_release(&q);
+}
+
+static const char start_snapshot[] =
+    "START TRANSACTION WITH CONSISTENT SNAPSHOT";
+
+/*
+ * Lock on conns[0] so that no transaction commits while every worker
+ * starts its snapshot.  MariaDB's BACKUP STAGE BLOCK_COMMIT does not wait
+ * for running queries as FLUSH TABLES WITH READ LOCK does.  Returns the
+ * statement that releases the lock.
+ */
+static const char *
+take_lock(struct snap *s)
+{
+	MYSQL		*m = s->conns[0];
+	char		 e[512];
+	unsigned	 no;
+
+	if (is_mariadb(m) && mysql_get_server_version(m) >= 100401) {
+		if (mysql_query(m, "BACKUP STAGE START") == 0 &&
+		    mysql_query(m, "BACKUP STAGE BLOCK_COMMIT") == 0)
+			return "BACKUP STAGE END";
+	} else if (mysql_query(m, "FLUSH TABLES WITH READ LOCK") == 0)
+		return "UNLOCK TABLES";
+	no = mysql_errno(m);
+	conn_strerror(m, e, sizeof(e));
+	if (no == ER_SPECIFIC_ACCESS_DENIED_ERROR || no == ER_ACCESS_DENIED_ERROR ||
+	    no == ER_DBACCESS_DENIED_ERROR || no == ER_TABLEACCESS_DENIED_ERROR)
+		fail(s, "cannot lock for a consistent parallel snapshot "
+		    "(needs the RELOAD privilege): %s; use -j 1 for a "
+		    "consistent snapshot without it, or --no-lock to give up "
+		    "consistency", e);
+	fail(s, "lock for a consistent snapshot: %s", e);
+}
+
+void
+session_snapshot(struct snap *s)
+{
+	const char	*unlock = NULL;
+	unsigned	 i;
+
+	if (s->o->jobs > 1 && !s->o->no_lock)
+		unlock = take_lock(s);
+	for (i = 0; i < s->o->jobs; i++)
+		sql_exec(s->conns[i], "start snapshot", start_snapshot,
+		    sizeof(start_snapshot) - 1);
+	record_position(s, unlock != NULL);
+	if (unlock != NULL)
+		sql_exec(s->conns[0], "unlock", unlock, strlen(unlock));
+	if (s->o->jobs > 1 && s->o->no_lock) {
+		s->consistency = "none";
+		warnx("warning: --no-lock with %u jobs: the connections do "
+		    "not share one snapshot", s->o->jobs);
+	} else
+		s->consistency = "snapshot";
+}

@@ -1,0 +1,593 @@
+/*
+ * workers: the frame output and the threads that read rows.
+ *
+ * Each worker owns one connection (all in the same snapshot) and takes
+ * chunks from one queue: largest tables first, a table's chunks in order.
+ * Rows are read with mysql_use_result() and written as the server sent
+ * them, in FT_ROWS frames of about BATCH_BYTES.  Frames of different
+ * tables interleave; within a table, chunks are written in chunk order:
+ * the chunk at a table's write position streams straight out, a chunk
+ * that runs ahead spools its frames (in memory up to SPOOL_MEM_MAX, then
+ * in an unlinked temporary file) until it becomes the head.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mysql.h>
+
+#include "dbsnap.h"
+#include "quote.h"
+
+struct task {
+	struct table	*t;
+	size_t		 ci;
+};
+
+struct worker {
+	struct snap	*s;
+	MYSQL		*m;
+	pthread_t	 th;
+	struct buf	 batch;
+	uint64_t	 batch_rows;
+	size_t		 at;		/* row count offset in batch */
+	struct buf	 q;
+	struct buf	 last[16];	/* keyset: key values of the last row */
+	int		 last_null[16];
+};
+
+static pthread_mutex_t	 queue_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct task	*tasks;
+static size_t		 ntasks, next_task;
+
+__dead void
+fail(struct snap *s, const char *fmt, ...)
+{
+	static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
+	va_list	 ap;
+
+	pthread_mutex_lock(&fail_mu);
+	/* Let what was written before the failure out: a truncated stream. */
+	if (s != NULL && s->fw != NULL &&
+	    pthread_mutex_trylock(&s->out_mu) == 0)
+		(void)frame_writer_flush(s->fw);
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	_exit(1);
+}
+
+/* A write error: EPIPE (the reader went away) stops quietly. */
+static __dead void
+write_failed(struct snap *s)
+{
+	if (errno == EPIPE)
+		_exit(1);
+	fail(s, "write: %s", frame_writer_errstr(s->fw));
+}
+
+static void
+out_frame(struct snap *s, int type, const void *p, size_t len)
+{
+	pthread_mutex_lock(&s->out_mu);
+	if (frame_write(s->fw, type, 0, p, len) == -1)
+		write_failed(s);
+	pthread_mutex_unlock(&s->out_mu);
+}
+
+static void
+kv_from(struct rp_kv *kv, const struct attrs *a)
+{
+	size_t	 i;
+
+	memset(kv, 0, sizeof(*kv));
+	for (i = 0; i < a->n && i < RP_KV_MAX; i++) {
+		kv->key[i] = a->key[i];
+		kv->val[i] = a->val[i];
+		kv->vlen[i] = strlen(a->val[i]);
+	}
+	kv->n = i;
+}
+
+void
+write_header(struct snap *s)
+{
+	struct attrs	 h;
+	const char	*keys[RP_KV_MAX], *vals[RP_KV_MAX];
+	struct buf	*b;
+	size_t		 i, n = 0;
+
+	memset(&h, 0, sizeof(h));
+	attrs_add(&h, "producer", "dbsnap " DBSNAP_VERSION);
+	attrs_add(&h, "server_version", mysql_get_server_info(s->conns[0]));
+	attrs_add(&h, "consistency", s->consistency);
+	attrs_add(&h, "time_zone", "+00:00");
+	for (i = 0; i < s->header.n && h.n < RP_KV_MAX; i++)
+		attrs_add(&h, s->header.key[i], s->header.val[i]);
+	for (i = 0; i < h.n; i++, n++) {
+		keys[n] = h.key[i];
+		vals[n] = h.val[i];
+	}
+	pthread_mutex_lock(&s->out_mu);
+	b = frame_begin(s->fw);
+	enc_kv(b, keys, vals, n);
+	if (frame_end(s->fw, FT_HEADER, 0) == -1)
+		write_failed(s);
+	pthread_mutex_unlock(&s->out_mu);
+}
+
+void
+write_object(struct snap *s, const struct object *o)
+{
+	struct rp_object ro;
+	struct buf	*b;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.kind = o->kind;
+	ro.schema = o->schema;
+	ro.name = o->name;
+	ro.ddl = o->ddl;
+	ro.ddl_len = o->ddl_len;
+	kv_from(&ro.attrs, &o->attrs);
+	pthread_mutex_lock(&s->out_mu);
+	b = frame_begin(s->fw);
+	enc_object(b, &ro);
+	if (frame_end(s->fw, FT_OBJECT, 0) == -1)
+		write_failed(s);
+	pthread_mutex_unlock(&s->out_mu);
+}
+
+void
+write_objects(struct snap *s, const struct objlist *l)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->n; i++)
+		write_object(s, &l->v[i]);
+}
+
+static void
+write_table(struct snap *s, struct table *t)
+{
+	struct rp_table	 rt;
+	struct attrs	 a;
+	struct buf	*b;
+	char		 est[32];
+	size_t		 i;
+
+	memset(&rt, 0, sizeof(rt));
+	memset(&a, 0, sizeof(a));
+	rt.id = t->id;
+	rt.schema = t->schema;
+	rt.name = t->name;
+	rt.ncols = t->ncols;
+	rt.cols = xcalloc(t->ncols, sizeof(*rt.cols));
+	for (i = 0; i < t->ncols; i++) {
+		rt.cols[i].name = t->cols[i].name;
+		rt.cols[i].type = t->cols[i].type;
+		rt.cols[i].flags = t->cols[i].flags;
+		rt.cols[i].charsetnr = t->cols[i].charsetnr;
+		rt.cols[i].decimals = t->cols[i].decimals;
+		rt.cols[i].coltype = t->cols[i].coltype;
+	}
+	if (t->engine != NULL)
+		attrs_add(&a, "engine", t->engine);
+	if (t->versioned)
+		attrs_add(&a, "versioned", "1");
+	snprintf(est, sizeof(est), "%llu", (unsigned long long)t->rows_est);
+	attrs_add(&a, "rows_estimate", est);
+	kv_from(&rt.attrs, &a);
+	pthread_mutex_lock(&s->out_mu);
+	b = frame_begin(s->fw);
+	enc_table(b, &rt);
+	if (frame_end(s->fw, FT_TABLE, 0) == -1)
+		write_failed(s);
+	pthread_mutex_unlock(&s->out_mu);
+	free(rt.cols);
+	for (i = 0; i < a.n; i++) {
+		free(a.key[i]);
+		free(a.val[i]);
+	}
+}
+
+/* The table objects of one database (CREATE TABLE / SEQUENCE). */
+void
+write_table_objects(struct snap *s, const char *db)
+{
+	struct object	 o;
+	size_t		 i;
+	struct table	*t;
+
+	for (i = 0; i < s->ntables; i++) {
+		t = s->tables[i];
+		if (t->is_view || strcmp(t->schema, db) != 0)
+			continue;
+		memset(&o, 0, sizeof(o));
+		o.kind = t->is_sequence ? OBJ_SEQUENCE : OBJ_TABLE;
+		o.schema = t->schema;
+		o.name = t->name;
+		o.ddl = t->ddl;
+		o.ddl_len = t->ddl_len;
+		if (t->is_sequence && t->next_value != NULL)
+			attrs_add(&o.attrs, "next_value", t->next_value);
+		write_object(s, &o);
+	}
+}
+
+/* Spool: records of u32 length + FT_ROWS payload. */
+static void
+spool_add(struct snap *s, struct spool *sp, const void *p, size_t len)
+{
+	uint32_t	 n = (uint32_t)len;
+	const char	*dir;
+	char		 path[4096];
+	int		 fd;
+
+	if (sp->f == NULL && sp->mem.len + len + 4 <= SPOOL_MEM_MAX) {
+		buf_add(&sp->mem, &n, 4);
+		buf_add(&sp->mem, p, len);
+		if (sp->mem.err)
+			fail(s, "out of memory");
+		return;
+	}
+	if (sp->f == NULL) {
+		if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
+			dir = "/tmp";
+		snprintf(path, sizeof(path), "%s/dbsnap.XXXXXX", dir);
+		if ((fd = mkstemp(path)) == -1)
+			fail(s, "spool file in %s: %s", dir, strerror(errno));
+		unlink(path);
+		if ((sp->f = fdopen(fd, "w+")) == NULL)
+			fail(s, "spool file: %s", strerror(errno));
+	}
+	if (fwrite(&n, 4, 1, sp->f) != 1 || fwrite(p, 1, len, sp->f) != len)
+		fail(s, "spool file: %s", strerror(errno));
+}
+
+/* Write a spool's frames out, in order, and empty it. */
+static void
+spool_replay(struct snap *s, struct spool *sp)
+{
+	struct buf	 rec = BUF_INIT;
+	uint32_t	 n;
+	size_t		 off = 0;
+
+	pthread_mutex_lock(&s->out_mu);
+	while (off + 4 <= sp->mem.len) {
+		memcpy(&n, sp->mem.p + off, 4);
+		if (frame_write(s->fw, FT_ROWS, 0, sp->mem.p + off + 4, n) == -1)
+			write_failed(s);
+		off += 4 + (size_t)n;
+	}
+	buf_release(&sp->mem);
+	if (sp->f != NULL) {
+		if (fflush(sp->f) == EOF || fseeko(sp->f, 0, SEEK_SET) == -1)
+			fail(s, "spool file: %s", strerror(errno));
+		while (fread(&n, 4, 1, sp->f) == 1) {
+			buf_reset(&rec);
+			if (buf_grow(&rec, n) == -1)
+				fail(s, "out of memory");
+			if (fread(rec.p, 1, n, sp->f) != n)
+				fail(s, "spool file: short read");
+			if (frame_write(s->fw, FT_ROWS, 0, rec.p, n) == -1)
+				write_failed(s);
+		}
+		if (ferror(sp->f))
+			fail(s, "spool file: %s", strerror(errno));
+		fclose(sp->f);
+		sp->f = NULL;
+	}
+	pthread_mutex_unlock(&s->out_mu);
+	buf_release(&rec);
+}
+
+static void
+batch_reset(struct worker *w, struct table *t)
+{
+	buf_reset(&w->batch);
+	enc_rows_begin(&w->batch, t->id, 0);
+	w->at = w->batch.len;
+	w->batch_rows = 0;
+	(void)buf_grow(&w->batch, BATCH_BYTES + 4096);
+}
+
+/* Seal the batch as an FT_ROWS payload and write it or spool it. */
+static void
+emit(struct worker *w, struct table *t, size_t ci)
+{
+	struct snap	*s = w->s;
+	int		 head;
+
+	if (w->batch_rows == 0)
+		return;
+	if (w->batch.err)
+		fail(s, "out of memory");
+	enc_rows_patch(&w->batch, w->at, (uint32_t)w->batch_rows);
+
+	pthread_mutex_lock(&t->mu);
+	head = t->next_write == ci;
+	pthread_mutex_unlock(&t->mu);
+	/* Only this chunk moves the write position past itself. */
+	if (head) {
+		if (t->chunks[ci].spool.mem.len > 0 ||
+		    t->chunks[ci].spool.f != NULL)
+			spool_replay(s, &t->chunks[ci].spool);
+		out_frame(s, FT_ROWS, w->batch.p, w->batch.len);
+	} else
+		spool_add(s, &t->chunks[ci].spool, w->batch.p, w->batch.len);
+	progress_add(s->prog, 0, w->batch_rows, w->batch.len);
+	batch_reset(w, t);
+}
+
+static void
+finish_table(struct snap *s, struct table *t)
+{
+	struct buf	 b = BUF_INIT;
+
+	enc_table_end(&b, t->id, t->rows_written);
+	if (b.err)
+		fail(s, "out of memory");
+	out_frame(s, FT_TABLE_END, b.p, b.len);
+	buf_release(&b);
+	progress_add(s->prog, 1, 0, 0);
+}
+
+/* The chunk has been read and its last batch emitted. */
+static void
+finish_chunk(struct worker *w, struct table *t, size_t ci)
+{
+	struct snap	*s = w->s;
+	struct chunk	*c;
+
+	pthread_mutex_lock(&t->mu);
+	if (t->next_write != ci) {
+		t->chunks[ci].state = CH_DONE;
+		pthread_mutex_unlock(&t->mu);
+		return;
+	}
+	c = &t->chunks[ci];
+	if (c->spool.mem.len > 0 || c->spool.f != NULL)
+		spool_replay(s, &c->spool);
+	c->state = CH_DONE;
+	t->rows_written += c->rows;
+	t->next_write++;
+	while (t->next_write < t->nchunks &&
+	    t->chunks[t->next_write].state == CH_DONE) {
+		c = &t->chunks[t->next_write];
+		spool_replay(s, &c->spool);
+		t->rows_written += c->rows;
+		t->next_write++;
+	}
+	if (t->next_write == t->nchunks)
+		finish_table(s, t);
+	pthread_mutex_unlock(&t->mu);
+}
+
+static __dead void
+chunk_die(struct worker *w, struct table *t, size_t no)
+{
+	char	 e[512];
+
+	fail(w->s, "%s.%s: chunk %zu: %s", t->schema, t->name, no,
+	    conn_strerror(w->m, e, sizeof(e)));
+}
+
+/* A key value as a literal that compares as the column sorts. */
+static void
+key_literal(struct buf *q, const struct col *c, const struct buf *v)
+{
+	if (c->flags & COL_NUMERIC)
+		buf_add(q, v->p, v->len);
+	else if (c->collation == NULL)
+		quote_hex(q, v->p, v->len);
+	else if (c->charset != NULL) {
+		buf_addf(q, "_%s ", c->charset);
+		quote_hex(q, v->p, v->len);
+		buf_addf(q, " COLLATE %s", c->collation);
+	} else
+		quote_string(q, v->p, v->len);
+}
+
+/* (k1, k2, ...) > (last row's): k1 > v1 OR (k1 = v1 AND k2 > v2) ... */
+static void
+keyset_cond(struct worker *w, struct table *t)
+{
+	struct buf	*q = &w->q;
+	size_t		 i, j;
+	const struct col *c;
+
+	buf_adds(q, "(");
+	for (i = 0; i < t->nkey; i++) {
+		if (i > 0)
+			buf_adds(q, " OR ");
+		buf_adds(q, "(");
+		for (j = 0; j <= i; j++) {
+			c = &t->cols[t->key[j]];
+			if (j > 0)
+				buf_adds(q, " AND ");
+			quote_ident(q, c->name, strlen(c->name));
+			buf_adds(q, j < i ? " = " : " > ");
+			key_literal(q, c, &w->last[j]);
+		}
+		buf_adds(q, ")");
+	}
+	buf_adds(q, ")");
+}
+
+static void
+build_query(struct worker *w, struct table *t, size_t ci, int keyset_after)
+{
+	struct buf	*q = &w->q;
+	const char	*cond = t->chunks[ci].cond;
+	int		 where = 0;
+
+	buf_reset(q);
+	buf_adds(q, t->select);
+	if (cond != NULL && *cond != '\0') {
+		buf_adds(q, " WHERE ");
+		buf_adds(q, cond);
+		where = 1;
+	}
+	if (t->where != NULL && *t->where != '\0') {
+		buf_adds(q, where ? " AND " : " WHERE ");
+		buf_adds(q, t->where);
+		where = 1;
+	}
+	if (keyset_after) {
+		buf_adds(q, where ? " AND " : " WHERE ");
+		keyset_cond(w, t);
+	}
+	buf_adds(q, t->order);
+	if (t->mode == TM_KEYSET)
+		buf_addf(q, " LIMIT %llu", w->s->o->chunk_rows);
+	if (q->err)
+		fail(w->s, "out of memory");
+}
+
+/* Read one query's rows into batches; returns the rows read. */
+static uint64_t
+read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
+{
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	unsigned long	*len;
+	unsigned	 i, n;
+	uint64_t	 rows = 0;
+	int		 keyset = t->mode == TM_KEYSET;
+
+	if (mysql_real_query(w->m, w->q.p, w->q.len) != 0 ||
+	    (r = mysql_use_result(w->m)) == NULL)
+		chunk_die(w, t, no);
+	n = mysql_num_fields(r);
+	if (n != t->ncols)
+		fail(w->s, "%s.%s: chunk %zu: %u columns, expected %zu",
+		    t->schema, t->name, no, n, t->ncols);
+	while ((row = mysql_fetch_row(r)) != NULL) {
+		len = mysql_fetch_lengths(r);
+		for (i = 0; i < n; i++)
+			enc_val(&w->batch, row[i], len[i]);
+		w->batch_rows++;
+		rows++;
+		if (keyset)
+			for (i = 0; i < t->nkey; i++) {
+				buf_reset(&w->last[i]);
+				buf_add(&w->last[i], row[t->key[i]],
+				    len[t->key[i]]);
+			}
+		if (w->batch.len >= BATCH_BYTES || w->batch_rows == UINT32_MAX)
+			emit(w, t, ci);
+	}
+	if (mysql_errno(w->m) != 0)
+		chunk_die(w, t, no);
+	mysql_free_result(r);
+	return rows;
+}
+
+static void
+dump_chunk(struct worker *w, struct table *t, size_t ci)
+{
+	uint64_t	 got;
+	size_t		 no = ci + 1;
+
+	if (ci == 0)
+		write_table(w->s, t);
+	batch_reset(w, t);
+	if (t->mode == TM_KEYSET) {
+		if (t->nkey > sizeof(w->last) / sizeof(w->last[0]))
+			fail(w->s, "%s.%s: key too wide", t->schema, t->name);
+		build_query(w, t, ci, 0);
+		for (;;) {
+			got = read_rows(w, t, ci, no++);
+			t->chunks[ci].rows += got;
+			if (got < w->s->o->chunk_rows)
+				break;
+			build_query(w, t, ci, 1);
+		}
+	} else {
+		build_query(w, t, ci, 0);
+		t->chunks[ci].rows = read_rows(w, t, ci, no);
+	}
+	emit(w, t, ci);
+	finish_chunk(w, t, ci);
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker	*w = arg;
+	struct task	 tk;
+
+	mysql_thread_init();
+	for (;;) {
+		pthread_mutex_lock(&queue_mu);
+		if (next_task == ntasks) {
+			pthread_mutex_unlock(&queue_mu);
+			break;
+		}
+		tk = tasks[next_task++];
+		pthread_mutex_unlock(&queue_mu);
+		dump_chunk(w, tk.t, tk.ci);
+	}
+	mysql_thread_end();
+	return NULL;
+}
+
+static int
+cmp_task(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+
+	if (x->t != y->t) {
+		if (x->t->bytes_est != y->t->bytes_est)
+			return x->t->bytes_est > y->t->bytes_est ? -1 : 1;
+		return x->t->id < y->t->id ? -1 : 1;
+	}
+	return x->ci < y->ci ? -1 : x->ci > y->ci;
+}
+
+void
+run_workers(struct snap *s)
+{
+	struct worker	*w;
+	size_t		 i, j, n = 0;
+	uint64_t	 rows = 0, bytes = 0, ntab = 0;
+
+	for (i = 0; i < s->ntables; i++)
+		if (s->tables[i]->id != 0) {
+			n += s->tables[i]->nchunks;
+			rows += s->tables[i]->rows_est;
+			bytes += s->tables[i]->bytes_est;
+			ntab++;
+		}
+	tasks = xcalloc(n, sizeof(*tasks));
+	for (i = 0; i < s->ntables; i++)
+		for (j = 0; s->tables[i]->id != 0 &&
+		    j < s->tables[i]->nchunks; j++) {
+			tasks[ntasks].t = s->tables[i];
+			tasks[ntasks++].ci = j;
+		}
+	qsort(tasks, ntasks, sizeof(*tasks), cmp_task);
+	progress_total(s->prog, ntab, rows, bytes);
+
+	w = xcalloc(s->o->jobs, sizeof(*w));
+	for (i = 0; i < s->o->jobs; i++) {
+		w[i].s = s;
+		w[i].m = s->conns[i];
+		if (pthread_create(&w[i].th, NULL, worker_main, &w[i]) != 0)
+			fail(s, "pthread_create: %s", strerror(errno));
+	}
+	for (i = 0; i < s->o->jobs; i++)
+		pthread_join(w[i].th, NULL);
+	for (i = 0; i < s->o->jobs; i++) {
+		buf_release(&w[i].batch);
+		buf_release(&w[i].q);
+		for (j = 0; j < sizeof(w[i].last) / sizeof(w[i].last[0]); j++)
+			buf_release(&w[i].last[j]);
+	}
+	free(w);
+	free(tasks);
+}
