@@ -127,5 +127,10 @@ done
 out=$(conntest --no-defaults -uroot -S "$RP_SOCK" --connect-timeout=5 -e "SELECT 2" 2>&1)
 is "$out" 2 "--connect-timeout=5"
 
+# conn_open() from many threads at once, with option files in play.
+out=$(conntest --defaults-file=client.cnf -T 16 -S "$RP_SOCK" -e "SELECT CURRENT_USER()" 2>&1)
+is "$out" "$(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do echo "$U@localhost"; done)" \
+    "16 threads connect at once"
+
 sql -e "DROP USER '$U'@'localhost'; DROP USER '$U'@'127.0.0.1'"
 done_testing

@@ -1,8 +1,10 @@
 /*
  * conntest: connect with lib/conn options, run one query, print its rows.
  *
- *	conntest [connection options] [-D db] -e query
+ *	conntest [connection options] [-D db] [-T threads] -e query
  *
+ * With -T, that many threads each open a connection at once and run the
+ * query (conn_open() must be thread-safe); rows are printed per thread.
  * Rows go to stdout, tab-separated, NULL as "NULL".  Exit 0 on success,
  * 1 on a connection or query error, 2 on a usage error.  For the shell
  * tests of lib/conn (tests/cmd/t01*-conn-*.t).
@@ -10,6 +12,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +29,60 @@ static const struct option longopts[] = {
 	{ NULL,		0,		   NULL, 0 }
 };
 
+struct job {
+	const struct conn_opts	*co;
+	const char		*db, *query;
+	pthread_mutex_t		*out;
+	int			 rc;
+};
+
+static int	 run(MYSQL *, const char *);
+
+static void *
+job(void *arg)
+{
+	struct job	*j = arg;
+	MYSQL		*m;
+	char		 ebuf[512];
+
+	if ((m = conn_open(j->co, j->db, 0, ebuf, sizeof(ebuf))) == NULL) {
+		warnx("%s", ebuf);
+		j->rc = -1;
+		return NULL;
+	}
+	pthread_mutex_lock(j->out);
+	j->rc = run(m, j->query);
+	pthread_mutex_unlock(j->out);
+	mysql_close(m);
+	return NULL;
+}
+
+static int
+run_threads(const struct conn_opts *co, const char *db, const char *query,
+    int n)
+{
+	pthread_mutex_t	 out = PTHREAD_MUTEX_INITIALIZER;
+	pthread_t	 t[64];
+	struct job	 j[64];
+	int		 i, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		j[i] = (struct job){ co, db, query, &out, 0 };
+		if ((errno = pthread_create(&t[i], NULL, job, &j[i])) != 0)
+			err(1, "pthread_create");
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i], NULL);
+		if (j[i].rc == -1)
+			rc = -1;
+	}
+	return rc;
+}
+
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: %s " CONN_USAGE " [-D db] -e query\n",
+	fprintf(stderr, "usage: %s " CONN_USAGE " [-D db] [-T threads] -e query\n",
 	    getprogname());
 	exit(2);
 }
@@ -70,9 +123,9 @@ main(int argc, char *argv[])
 	const char		*errstr, *query = NULL, *db = NULL;
 	char			 ebuf[512];
 	MYSQL			*m;
-	int			 ch, r;
+	int			 ch, r, threads = 0;
 
-	while ((ch = getopt_long(argc, argv, CONN_SHORTOPTS "e:D:", longopts,
+	while ((ch = getopt_long(argc, argv, CONN_SHORTOPTS "e:D:T:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -80,6 +133,11 @@ main(int argc, char *argv[])
 			break;
 		case 'D':
 			db = optarg;
+			break;
+		case 'T':
+			threads = strtonum(optarg, 1, 64, &errstr);
+			if (errstr != NULL)
+				errx(2, "-T %s: %s", optarg, errstr);
 			break;
 		default:
 			if ((r = conn_getopt(&co, ch, optarg, &errstr)) == -1)
@@ -94,6 +152,13 @@ main(int argc, char *argv[])
 		if (errno == ENOTTY)
 			errx(1, "-p: no terminal to ask for the password on");
 		err(1, "-p: cannot ask for the password");
+	}
+	if (threads > 0) {
+		r = run_threads(&co, db, query, threads);
+		conn_opts_clear(&co);
+		if (stdout_finish() == -1)
+			err(1, "stdout");
+		return r == -1 ? 1 : 0;
 	}
 	if ((m = conn_open(&co, db, 0, ebuf, sizeof(ebuf))) == NULL)
 		errx(1, "%s", ebuf);
