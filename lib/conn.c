@@ -19,9 +19,7 @@
  * option file gave a password, which is the mysql client's order.
  */
 #include <sys/mman.h>
-#include <sys/stat.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
