@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* OpenBSD's spelling of noreturn; libbsd's overlay only has __dead2. */
+#ifndef __dead
+#define __dead	__attribute__((__noreturn__))
+#endif
+
 /* write(2) all n bytes, retrying on EINTR and short writes.  0 or -1. */
 int	 write_all(int fd, const void *, size_t n);
 /*
