@@ -1,10 +1,243 @@
 /*
- * sqlsplit: placeholder until its issue lands.
+ * sqlsplit: cut SQL text into statements as the mysql client does and
+ * write them as rowpipe(5) statement frames, or as text with --print.
  */
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "frame.h"
+#include "util.h"
+#include "split.h"
+
+#define SQLSPLIT_VERSION	"0.1"
+
+struct opts {
+	struct split_opts split;
+	int		 print;
+	int		 list;
+	int		 nul;
+	int		 force;
+	const char	*grep_table;
+	int		 kind;		/* -1: all */
+};
+
+struct out {
+	const struct opts *o;
+	struct frame_writer *fw;
+	FILE		*fp;
+	const char	*name;		/* current input, for messages */
+};
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-0flpV] [--ansi-quotes] [--binary-mode] "
+	    "[--grep-table table]\n"
+	    "\t[--kind kind] [--no-backslash-escapes] [--require-trailer] "
+	    "[file ...]\n", getprogname());
+	exit(2);
+}
+
+static void
+on_warn(void *arg, const char *msg)
+{
+	struct out	*out = arg;
+
+	warnx("%s: %s", out->name, msg);
+}
+
+static int
+selected(const struct opts *o, const struct split_stmt *st)
+{
+	if (o->kind != -1 && st->kind != o->kind)
+		return 0;
+	if (o->grep_table != NULL && strcmp(st->table, o->grep_table) != 0)
+		return 0;
+	return 1;
+}
+
+static int
+on_stmt(void *arg, const struct split_stmt *st)
+{
+	struct out	*out = arg;
+	struct rp_stmt	 rs;
+	struct buf	*b;
+
+	if (!selected(out->o, st))
+		return 0;
+	if (out->o->list) {
+		fprintf(out->fp, "%llu\t%llu\t%llu\t%s\t%s\t%s\t%s\t%zu\n",
+		    (unsigned long long)st->no, (unsigned long long)st->line,
+		    (unsigned long long)st->offset,
+		    rp_stmt_kind_name(st->kind), st->db, st->schema, st->table,
+		    st->len);
+		return ferror(out->fp) ? -1 : 0;
+	}
+	if (out->o->print) {
+		if (fwrite(st->text, 1, st->len, out->fp) != st->len)
+			return -1;
+		if (out->o->nul)
+			putc('\0', out->fp);
+		else
+			fputs(";\n", out->fp);
+		return ferror(out->fp) ? -1 : 0;
+	}
+	rs.no = st->no;
+	rs.line = st->line;
+	rs.offset = st->offset;
+	rs.kind = st->kind;
+	rs.db = st->db;
+	rs.schema = st->schema;
+	rs.table = st->table;
+	rs.text = st->text;
+	rs.len = st->len;
+	if ((b = frame_begin(out->fw)) == NULL)
+		return -1;
+	enc_stmt(b, &rs);
+	return frame_end(out->fw, FT_STMT, 0);
+}
+
+/* Split one input.  Exits on failure. */
+static void
+split_one(struct out *out, int fd, const char *name)
+{
+	struct split	*s;
+
+	out->name = name;
+	if ((s = split_new(&out->o->split, on_stmt, out)) == NULL)
+		err(1, "split_new");
+	split_set_warn(s, on_warn, out);
+	if (split_fd(s, fd) == -1) {
+		if (*split_errstr(s) != '\0')
+			errx(1, "%s: %s", name, split_errstr(s));
+		if (out->fw != NULL)
+			errx(1, "stdout: %s", frame_writer_errstr(out->fw));
+		err(1, "stdout");
+	}
+	split_free(s);
+}
+
+static void
+write_header(struct frame_writer *fw)
+{
+	static const char *const keys[] = { "producer" };
+	static const char *const vals[] = { "sqlsplit " SQLSPLIT_VERSION };
+	struct buf	*b;
+
+	if ((b = frame_begin(fw)) == NULL)
+		errx(1, "stdout: %s", frame_writer_errstr(fw));
+	enc_kv(b, keys, vals, 1);
+	if (frame_end(fw, FT_HEADER, 0) == -1)
+		errx(1, "stdout: %s", frame_writer_errstr(fw));
+}
 
 int
-main(void)
+main(int argc, char *argv[])
 {
-	errx(1, "not implemented yet");
+	static const struct option longopts[] = {
+		{ "ansi-quotes", no_argument, NULL, 'A' },
+		{ "binary-mode", no_argument, NULL, 'B' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "grep-table", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "kind", required_argument, NULL, 'K' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "no-backslash-escapes", no_argument, NULL, 'N' },
+		{ "null", no_argument, NULL, '0' },
+		{ "print", no_argument, NULL, 'p' },
+		{ "require-trailer", no_argument, NULL, 'R' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct opts	 o;
+	struct out	 out;
+	int		 ch, fd, i;
+
+	memset(&o, 0, sizeof(o));
+	memset(&out, 0, sizeof(out));
+	o.kind = -1;
+	while ((ch = getopt_long(argc, argv, "0flpV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case '0':
+			o.nul = 1;
+			break;
+		case 'A':
+			o.split.ansi_quotes = 1;
+			break;
+		case 'B':
+			o.split.binary_mode = 1;
+			break;
+		case 'f':
+			o.force = 1;
+			break;
+		case 'K':
+			if ((o.kind = rp_stmt_kind_parse(optarg)) == -1)
+				errx(2, "--kind %s: unknown statement kind",
+				    optarg);
+			break;
+		case 'l':
+			o.list = 1;
+			break;
+		case 'N':
+			o.split.no_backslash_escapes = 1;
+			break;
+		case 'p':
+			o.print = 1;
+			break;
+		case 'R':
+			o.split.require_trailer = 1;
+			break;
+		case 'T':
+			o.grep_table = optarg;
+			break;
+		case 'V':
+			printf("sqlsplit %s\n", SQLSPLIT_VERSION);
+			return 0;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (o.nul && !o.print)
+		errx(2, "-0 needs --print");
+	if (o.list)
+		o.print = 1;
+	if (!o.print && !o.force && isatty(STDOUT_FILENO))
+		errx(2, "refusing to write a frame stream to a terminal "
+		    "(use --print, or -f to force)");
+
+	out.o = &o;
+	out.fp = stdout;
+	if (!o.print) {
+		if ((out.fw = frame_writer_new(STDOUT_FILENO)) == NULL)
+			err(1, "frame_writer_new");
+		write_header(out.fw);
+	}
+	if (argc == 0)
+		split_one(&out, STDIN_FILENO, "stdin");
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0) {
+			split_one(&out, STDIN_FILENO, "stdin");
+			continue;
+		}
+		if ((fd = open(argv[i], O_RDONLY)) == -1)
+			err(1, "%s", argv[i]);
+		split_one(&out, fd, argv[i]);
+		close(fd);
+	}
+	if (out.fw != NULL) {
+		if (frame_writer_close(out.fw) == -1)
+			errx(1, "stdout: %s", frame_writer_errstr(out.fw));
+		frame_writer_free(out.fw);
+	} else if (stdout_finish() == -1)
+		err(1, "stdout");
+	return 0;
 }

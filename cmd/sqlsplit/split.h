@@ -1,0 +1,73 @@
+/*
+ * split: cut SQL text into statements exactly where the mysql(1)
+ * command-line client (client/mysql.cc, add_line()) cuts it, and classify
+ * each statement.  The core of sqlsplit(1), without main(), so that the
+ * unit tests and the fuzzer can include it.
+ *
+ * The splitter owns one input buffer; statements are handed to a callback
+ * as borrowed views into it (no copy).  Memory is bounded by the largest
+ * statement plus a fixed read chunk.  Like lib/, it never prints or exits:
+ * errors are sticky and described by split_errstr(); warnings (what the
+ * mysql client reports and then carries on from) go to an optional
+ * callback.
+ */
+#ifndef SQLSPLIT_SPLIT_H
+#define SQLSPLIT_SPLIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct split_opts {
+	int	 no_backslash_escapes;	/* start as if sql_mode had it */
+	int	 ansi_quotes;		/* start as if sql_mode had it */
+	int	 binary_mode;		/* mysql --binary-mode: keep CR, allow NUL */
+	int	 require_trailer;	/* a missing rows2sql trailer is an error */
+};
+
+/* One statement, valid during the callback only. */
+struct split_stmt {
+	const char	*text;		/* borrowed; not NUL-terminated */
+	size_t		 len;
+	uint64_t	 no;		/* 1-based */
+	uint64_t	 line;		/* 1-based line of its first byte */
+	uint64_t	 offset;	/* input offset of its first byte */
+	int		 kind;		/* enum rp_stmt_kind */
+	const char	*db;		/* current database (USE); "" if none */
+	const char	*schema;	/* target schema as written, or "" */
+	const char	*table;		/* target table/object, or "" */
+};
+
+/* Return 0 to go on, -1 to stop (split_*() then return -1). */
+typedef int	(*split_cb)(void *arg, const struct split_stmt *);
+typedef void	(*split_warn_cb)(void *arg, const char *msg);
+
+struct split;
+
+/* NULL with errno ENOMEM.  opts may be NULL (all zero). */
+struct split	*split_new(const struct split_opts *, split_cb, void *arg);
+void		 split_free(struct split *);
+void		 split_set_warn(struct split *, split_warn_cb, void *arg);
+
+/*
+ * Read fd to EOF and split it, then split_finish().  0 on success, -1 on
+ * a read error (errno set), bad input, truncation, trailer mismatch or a
+ * callback that returned -1.
+ */
+int		 split_fd(struct split *, int fd);
+/* Push n bytes of input (copied).  0 or -1. */
+int		 split_feed(struct split *, const void *, size_t n);
+/*
+ * End of input: the final statement without a delimiter, truncation and
+ * trailer checks.  0 or -1.
+ */
+int		 split_finish(struct split *);
+/* Why the last call returned -1 ("" if the callback stopped it). */
+const char	*split_errstr(const struct split *);
+/* Statements handed out so far. */
+uint64_t	 split_count(const struct split *);
+/* Input bytes consumed so far. */
+uint64_t	 split_offset(const struct split *);
+/* 1 if the input ended with a rows2sql trailer that matched. */
+int		 split_trailer_ok(const struct split *);
+
+#endif
