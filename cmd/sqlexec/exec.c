@@ -37,10 +37,13 @@ now(void)
 }
 
 /* "schema.table", "table" or "" for a statement's target. */
-static void
-target(struct buf *b, const struct rp_stmt *s)
+static const char *default_db = "";
+
+void
+sx_target(struct buf *b, const struct rp_stmt *s)
 {
-	const char	*schema = s->schema[0] != '\0' ? s->schema : s->db;
+	const char	*schema = s->schema[0] != '\0' ? s->schema :
+	    s->db[0] != '\0' ? s->db : default_db;
 
 	if (s->table[0] == '\0')
 		return;
@@ -124,7 +127,7 @@ unit_add(struct dispatch *d, const struct rp_stmt *s)
 	st->len = s->len;
 	buf_add(&u->text, s->text, s->len);
 	mark = u->ctx.len;
-	target(&u->ctx, s);
+	sx_target(&u->ctx, s);
 	if (check_warm(d, u->ctx.p != NULL ? u->ctx.p + mark : "",
 	    u->ctx.len - mark) == -1)
 		return -1;
@@ -153,7 +156,6 @@ unit_close(struct dispatch *d)
 		return;
 	d->cur = NULL;
 	d->exclusive = 0;
-	u->end_no = d->consumed;
 	if (d->o->dry_run) {
 		printf("unit %" PRIu64 ": statements %" PRIu64 "-%" PRIu64
 		    ", %zu bytes: one transaction%s\n", ++d->dry_seq,
@@ -172,7 +174,7 @@ plan_line(const struct rp_stmt *s, const char *what, const char *why)
 {
 	struct buf	 b = BUF_INIT;
 
-	target(&b, s);
+	sx_target(&b, s);
 	printf("statement %" PRIu64 " (line %" PRIu64 "%s%s): %s: %s%s%s%s\n",
 	    s->no, s->line, b.len ? ", table " : "", b.len ? b.p : "",
 	    rp_stmt_kind_name(s->kind) ? rp_stmt_kind_name(s->kind) : "?",
@@ -350,6 +352,8 @@ sx_run(int fd, const struct sx_opts *o)
 	double			 t0 = now();
 	int			 rc, input_err = 0, ok;
 
+	if (o->db != NULL)
+		default_db = o->db;
 	memset(&x, 0, sizeof(x));
 	memset(&d, 0, sizeof(d));
 	x.o = o;

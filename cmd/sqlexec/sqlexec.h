@@ -119,6 +119,8 @@ struct sx {
 
 /* exec.c */
 int	 sx_run(int fd, const struct sx_opts *);
+/* "schema.table" of a statement's target (or "table", or nothing) to b. */
+void	 sx_target(struct buf *b, const struct rp_stmt *);
 
 /* worker.c */
 int	 sx_connect(struct sx *);

@@ -478,12 +478,13 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s)
 	uint64_t	 rows = 0;
 	int		 rc;
 
-	if ((rc = mysql_real_query(m, s->text, s->len)) == 0) {
+	if (mysql_real_query(m, s->text, s->len) == 0) {
 		do {
 			take_result(x, m, &rows);
 		} while ((rc = mysql_next_result(m)) == 0);
 		rc = rc > 0 ? -1 : 0;
-	}
+	} else
+		rc = -1;
 	if (rc == 0 && in_transaction(m) && mysql_commit(m) != 0)
 		rc = -1;
 	if (rc != 0 && mysql_errno(m) == ER_EMPTY_QUERY)
@@ -499,12 +500,7 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s)
 	}
 	if (rc == 0)
 		return 0;
-	if (s->schema[0] != '\0')
-		buf_addf(&b, "%s.%s", s->schema, s->table);
-	else if (s->table[0] != '\0' && s->db[0] != '\0')
-		buf_addf(&b, "%s.%s", s->db, s->table);
-	else
-		buf_adds(&b, s->table);
+	sx_target(&b, s);
 	{
 		struct buf	 e = BUF_INIT;
 

@@ -1,0 +1,94 @@
+#!/bin/sh
+# sqlexec: options, input checks, dry run, session state on every
+# connection, LOCK TABLES skipped, INSERT-then-UPDATE order at -j 4.
+. "$(dirname "$0")/../lib.sh"
+
+# usage errors: exit 2 before any side effect
+sqlexec -j 0 </dev/null 2>err; is $? 2 "-j 0 is a usage error"
+like "$(cat err)" "^sqlexec: -j 0: too small" "-j 0 names the value"
+sqlexec --commit-every 1X </dev/null 2>/dev/null; is $? 2 "bad --commit-every"
+sqlexec --skip-to -3 </dev/null 2>/dev/null; is $? 2 "negative --skip-to"
+sqlexec a b </dev/null 2>/dev/null; is $? 2 "two databases"
+
+# not a frame stream: says what it is, exit 1
+printf 'SELECT 1;\n' | sqlexec -n 2>err; is $? 1 "SQL text input fails"
+like "$(cat err)" "^sqlexec: stdin: .*not a rowpipe stream" "SQL text is named"
+sqlexec -n </dev/null 2>err; is $? 1 "empty input fails"
+
+# dry run: the plan, no server needed
+cat >plan.sql <<'SQL'
+USE db;
+SET NAMES latin1;
+CREATE TABLE t (id INT PRIMARY KEY);
+LOCK TABLES t WRITE;
+INSERT INTO t VALUES (1);
+INSERT INTO t VALUES (2);
+INSERT INTO t SELECT 3;
+UNLOCK TABLES;
+SET GLOBAL general_log = 0;
+SQL
+sqlexec-gen <plan.sql >plan.rp
+sqlexec -n --commit-every 1 <plan.rp >plan.out 2>err; is $? 0 "dry run exits 0"
+cat >plan.want <<'OUT'
+statement 1 (line 1): use: session, every connection
+statement 2 (line 2): set: session, every connection
+statement 3 (line 3, table db.t): create-table: barrier
+statement 4 (line 4): lock: skipped (table locks)
+statement 5 (line 5, table db.t): insert: parallel
+unit 1: statements 5-5, 24 bytes: one transaction, alone (first into a table)
+statement 6 (line 6, table db.t): insert: parallel
+unit 2: statements 6-6, 24 bytes: one transaction
+statement 7 (line 7, table db.t): insert: barrier (INSERT ... SELECT)
+statement 8 (line 8): unlock: skipped (table locks)
+statement 9 (line 9): set: barrier (global)
+OUT
+is_file plan.out plan.want "dry run plan"
+
+need_server
+C=$(CONN)
+
+# Session state on every connection: the dump's time zone and character
+# set must reach every worker, or TIMESTAMPs shift and bytes change.
+mk_session() {
+	echo "DROP DATABASE IF EXISTS $1;"
+	echo "CREATE DATABASE $1;"
+	echo "USE $1;"
+	echo "CREATE TABLE t (id INT PRIMARY KEY, ts TIMESTAMP NULL, s VARCHAR(10) CHARACTER SET utf8mb4, v INT);"
+	echo "/*!40103 SET TIME_ZONE='+00:00' */;"
+	echo "/*!40101 SET NAMES latin1 */;"
+	echo "SET @k = 7;"
+	echo "LOCK TABLES t WRITE;"
+	echo "/*!40000 ALTER TABLE t DISABLE KEYS */;"
+	i=1
+	while [ $i -le 300 ]; do
+		printf "INSERT INTO t VALUES ($i,'2020-03-29 01:30:00','\351',@k);\n"
+		i=$((i + 1))
+	done
+	echo "/*!40000 ALTER TABLE t ENABLE KEYS */;"
+	echo "UNLOCK TABLES;"
+	# rows2sql's large-value pattern: INSERT then UPDATE of the same row
+	echo "INSERT INTO t VALUES (1000, NULL, 'a', 1);"
+	echo "UPDATE t SET s = CONCAT(s, 'b') WHERE id = 1000;"
+	echo "INSERT INTO t VALUES (1001, NULL, 'c', 1);"
+	echo "UPDATE t SET s = CONCAT(s, 'd'), v = v + 1 WHERE id = 1000;"
+}
+mk_session t4000_a | sqlexec-gen >a.rp
+sqlexec $C -j 4 --commit-every 200 <a.rp 2>err; is $? 0 "session test at -j 4"
+is "$(sql -e "SELECT COUNT(*), COUNT(DISTINCT UNIX_TIMESTAMP(ts)),
+    MIN(UNIX_TIMESTAMP(ts)), SUM(HEX(s) = 'C3A9'), SUM(v = 7)
+    FROM t4000_a.t WHERE id <= 300")" "300	1	1585445400	300	300" \
+    "time zone, SET NAMES and user variables reached every connection"
+is "$(sql -e "SELECT s, v FROM t4000_a.t WHERE id = 1000")" "abd	2" \
+    "UPDATE after INSERT of the same row kept its order"
+like "$(cat err)" "^sqlexec: 31[0-9] statements, .* 2 skipped" "summary counts LOCK/UNLOCK as skipped"
+# the same at -j 1 gives the same table
+mk_session t4000_b | sqlexec-gen | sqlexec $C 2>/dev/null; is $? 0 "session test at -j 1"
+is "$(checksums t4000_a)" "$(checksums t4000_b)" "-j 4 equals -j 1"
+
+# --no-binlog, DB argument, USE-less stream
+printf 'CREATE TABLE nb (id INT);\nINSERT INTO nb VALUES (1);\n' | sqlexec-gen >nb.rp
+fresh_db t4000_c
+sqlexec $C --no-binlog t4000_c <nb.rp 2>err; is $? 0 "--no-binlog into the DB argument"
+is "$(sql -e 'SELECT COUNT(*) FROM t4000_c.nb')" 1 "DB argument is the default database"
+sql -e "DROP DATABASE t4000_a; DROP DATABASE t4000_b; DROP DATABASE t4000_c"
+done_testing

@@ -1,0 +1,73 @@
+#!/bin/sh
+# sqlexec: a duplicate key in the middle of a dump is reported with its
+# statement number, line and table; the open batch is rolled back; the
+# resume point is exact at -j 1 and -j 4; --force loads the rest.
+. "$(dirname "$0")/../lib.sh"
+need_server
+C=$(CONN)
+
+# statements: 1 DROP, 2 CREATE DATABASE, 3 USE, 4 CREATE TABLE, then
+# INSERTs 5..404 of id = statement number, except statement 250 (line 251:
+# a comment line shifts lines by one) repeats id 100.
+mk() {
+	echo "DROP DATABASE IF EXISTS $1;"
+	echo "CREATE DATABASE $1;"
+	echo "USE $1;"
+	echo "-- the table"
+	echo "CREATE TABLE orders (id INT PRIMARY KEY, note VARCHAR(20));"
+	n=5
+	while [ $n -le 404 ]; do
+		if [ $n -eq 250 ]; then
+			echo "INSERT INTO orders VALUES (100, 'dup');"
+		else
+			echo "INSERT INTO orders VALUES ($n, 'row $n');"
+		fi
+		n=$((n + 1))
+	done
+	echo "CREATE TABLE after_all (id INT);"
+}
+
+for j in 1 4; do
+	db=t4010_j$j
+	mk $db | sqlexec-gen >d.rp
+	sqlexec $C -j $j --commit-every 1000 <d.rp 2>err
+	is $? 1 "-j $j: duplicate key exits 1"
+	like "$(sed -n 1p err)" "^sqlexec: statement 250 \(line 251, table $db\.orders\): ERROR 1062 \(23000\): Duplicate entry '100' for key 'PRIMARY'$" \
+	    "-j $j: error names statement, line, table, error number and SQLSTATE"
+	resume=$(sed -n 's/^sqlexec: resume with --skip-to \([0-9]*\)$/\1/p' err)
+	like "$resume" '^[0-9]+$' "-j $j: resume point printed"
+	# everything up to the resume point is there, nothing after it
+	got=$(sql -e "SELECT COUNT(*), COALESCE(MAX(id), 4), COUNT(*) = COALESCE(MAX(id), 4) - 4 FROM $db.orders")
+	is "$got" "$((resume - 4))	$resume	1" "-j $j: committed rows are exactly statements 5..$resume"
+	ok $([ "$resume" -lt 250 ] && [ "$resume" -ge 4 ]; echo $?) "-j $j: resume point $resume before the failed statement"
+	is "$(sql -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '$db' AND table_name = 'after_all'")" 0 \
+	    "-j $j: nothing after the error ran"
+	# fix the row in the way, resume: the result is complete
+	sql -e "DELETE FROM $db.orders WHERE id = 100"
+	mk $db | sed 's/VALUES (100, .dup.)/VALUES (100, '"'row 100'"')/' | sqlexec-gen >fixed.rp
+	sqlexec $C -j $j --skip-to $resume <fixed.rp 2>err
+	is $? 0 "-j $j: resume with --skip-to $resume succeeds"
+	is "$(sql -e "SELECT COUNT(*), SUM(id) FROM $db.orders")" "399	$(( (5 + 404) * 400 / 2 - 250 ))" \
+	    "-j $j: resumed restore is complete"
+	is "$(sql -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '$db' AND table_name = 'after_all'")" 1 \
+	    "-j $j: the statements after the error ran"
+
+	# --force: report, count, load the rest, exit 1
+	mk $db | sqlexec-gen | sqlexec $C -j $j -f --commit-every 1000 2>err
+	is $? 1 "-j $j --force: exits 1 when a statement failed"
+	like "$(cat err)" "statement 250 \(line 251, table $db\.orders\): ERROR 1062" "-j $j --force: the error is reported"
+	like "$(tail -1 err)" "^sqlexec: 40[0-9] statements, .*1 FAILED$" "-j $j --force: summary counts the failure"
+	is "$(sql -e "SELECT COUNT(*) FROM $db.orders")" 399 "-j $j --force: every other row loaded"
+	sql -e "DROP DATABASE $db"
+done
+
+# a failing barrier: resume point is the statement before it
+printf 'CREATE TABLE x (id INT);\nINSERT INTO x VALUES (1);\nCREATE TABLE x (id INT);\nINSERT INTO x VALUES (2);\n' |
+    sqlexec-gen >b.rp
+fresh_db t4010_b
+sqlexec $C -j 2 t4010_b <b.rp 2>err; is $? 1 "failing DDL exits 1"
+like "$(cat err)" "statement 3 \(line 3, table t4010_b\.x\): ERROR 1050 \(42S01\)" "failing DDL reported"
+like "$(cat err)" "resume with --skip-to 2" "failing DDL: resume point"
+is "$(sql -e 'SELECT COUNT(*) FROM t4010_b.x')" 1 "rows before the DDL are committed"
+sql -e "DROP DATABASE t4010_b"
+done_testing
