@@ -169,9 +169,10 @@ static const char start_snapshot[] =
 
 /*
  * Lock on conns[0] so that no transaction commits while every worker
- * starts its snapshot.  MariaDB's BACKUP STAGE BLOCK_COMMIT does not wait
- * for running queries as FLUSH TABLES WITH READ LOCK does.  Returns the
- * statement that releases the lock.
+ * starts its snapshot.  FLUSH TABLES WITH READ LOCK: MariaDB's BACKUP
+ * STAGE BLOCK_COMMIT let commits through between the workers' snapshots
+ * in t1050 (10.11), so it is not used.  Returns the statement that
+ * releases the lock.
  */
 static const char *
 take_lock(struct snap *s)
@@ -180,11 +181,7 @@ take_lock(struct snap *s)
 	char		 e[512];
 	unsigned	 no;
 
-	if (is_mariadb(m) && mysql_get_server_version(m) >= 100401) {
-		if (mysql_query(m, "BACKUP STAGE START") == 0 &&
-		    mysql_query(m, "BACKUP STAGE BLOCK_COMMIT") == 0)
-			return "BACKUP STAGE END";
-	} else if (mysql_query(m, "FLUSH TABLES WITH READ LOCK") == 0)
+	if (mysql_query(m, "FLUSH TABLES WITH READ LOCK") == 0)
 		return "UNLOCK TABLES";
 	no = mysql_errno(m);
 	conn_strerror(m, e, sizeof(e));
