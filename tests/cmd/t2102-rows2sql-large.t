@@ -1,0 +1,59 @@
+#!/bin/sh
+# rows2sql and large values: a 12 MiB BLOB (24 MiB of hex, more than the
+# server's 16M max_allowed_packet) restores; with a small
+# --max-allowed-packet, big text and binary values of a table without a key
+# restore in pieces; extended INSERTs stay within --max-statement-size.
+. "$(dirname "$0")/../lib.sh"
+need_server
+
+SRC=t2102_src DST=t2102_dst
+fresh_db $SRC || exit 1
+sql -e "DROP DATABASE IF EXISTS $DST"
+sql $SRC <<'SQL' || exit 1
+SET NAMES utf8mb4;
+CREATE TABLE big (id INT PRIMARY KEY, b LONGBLOB, t LONGTEXT) DEFAULT CHARSET=utf8mb4;
+INSERT INTO big VALUES (1, REPEAT(0x00FF5C27, 3 * 1024 * 1024), 'small');
+INSERT INTO big VALUES (2, NULL, CONCAT(REPEAT('é\'\\', 100000), '😀'));
+CREATE TABLE nokey (a MEDIUMBLOB, l MEDIUMTEXT CHARACTER SET latin1, n INT) ;
+INSERT INTO nokey VALUES (REPEAT(0xAB, 300000), REPEAT(_latin1 0xE95C, 100000), 1);
+INSERT INTO nokey VALUES (REPEAT(0xAB, 300000), REPEAT(_latin1 0xE95C, 100000), 1);
+INSERT INTO nokey VALUES (NULL, '', 2);
+CREATE TABLE many (id INT PRIMARY KEY, v VARCHAR(200));
+SQL
+sql $SRC -e "INSERT INTO many SELECT seq, REPEAT(CHAR(65 + seq % 26), seq % 200) FROM seq_1_to_20000"
+sums() {
+	for t in big nokey many; do sql -e "CHECKSUM TABLE $1.$t EXTENDED" |
+	    sed "s/^$1\\.//"; done
+}
+sums $SRC >src.sum
+
+dbsnap $(CONN) $SRC >s.rp; is $? 0 "dbsnap"
+rows2sql --rename-db $SRC=$DST s.rp >dump.sql; is $? 0 "rows2sql with the default --max-allowed-packet (16M)"
+is "$(awk 'length($0) > 16 * 1024 * 1024 - 1024' dump.sql | wc -l)" 0 "no statement over 16M"
+like "$(grep -c '^SET @rp_v1=CONCAT(@rp_v1,0x' dump.sql)" '^[1-9]' "the 12 MiB value is written in pieces"
+is "$(awk '/^INSERT/ && length($0) > 1048576' dump.sql | wc -l)" 0 "extended INSERTs within the 1 MiB default"
+sql <dump.sql; is $? 0 "mariadb loads it"
+is_file "$(sums $DST >dst.sum; echo dst.sum)" src.sum "same CHECKSUM TABLE"
+
+sql -e "DROP DATABASE $DST"
+rows2sql --max-allowed-packet=64K --max-statement-size=8K --rename-db $SRC=$DST s.rp >small.sql
+is $? 0 "rows2sql with --max-allowed-packet=64K --max-statement-size=8K"
+is "$(awk 'length($0) > 64 * 1024' small.sql | wc -l)" 0 "no statement over 64K"
+is "$(awk '/^INSERT/ && length($0) > 8192' small.sql | wc -l)" 0 "no INSERT over 8K"
+sql <small.sql; is $? 0 "mariadb loads it"
+is_file "$(sums $DST >dst2.sum; echo dst2.sum)" src.sum "same CHECKSUM TABLE, table without a key included"
+
+# --insert modes against existing rows.
+sql $DST -e "UPDATE many SET v = 'changed' WHERE id <= 10; DELETE FROM many WHERE id > 19990"
+rows2sql --tables=many --no-create --insert=ignore --rename-db $SRC=$DST s.rp | sql
+is "$(sql $DST -e "SELECT COUNT(*), SUM(v = 'changed') FROM many")" "20000	10" "--insert=ignore adds missing rows, keeps others"
+rows2sql --tables=many --no-create --insert=upsert --rename-db $SRC=$DST s.rp | sql
+is "$(sql -e "CHECKSUM TABLE $DST.many EXTENDED" | cut -f2)" "$(grep '^many' src.sum | cut -f2)" "--insert=upsert restores changed rows"
+sql $DST -e "UPDATE many SET v = 'changed' WHERE id <= 10"
+rows2sql --tables=many --no-create --insert=replace --rename-db $SRC=$DST s.rp | sql
+is "$(sql -e "CHECKSUM TABLE $DST.many EXTENDED" | cut -f2)" "$(grep '^many' src.sum | cut -f2)" "--insert=replace restores changed rows"
+rows2sql --tables=many --no-create --rename-db $SRC=$DST s.rp | sql 2>err
+isnt "$?" 0 "plain INSERT over existing rows fails"
+
+sql -e "DROP DATABASE $SRC; DROP DATABASE $DST"
+done_testing
