@@ -41,6 +41,30 @@ struct worker {
 };
 
 static pthread_mutex_t	 queue_mu = PTHREAD_MUTEX_INITIALIZER;
+/* Spool memory of all chunks together stays within jobs * SPOOL_MEM_MAX. */
+static pthread_mutex_t	 spool_mu = PTHREAD_MUTEX_INITIALIZER;
+static size_t		 spool_mem_used;
+
+static int
+spool_mem_take(struct snap *s, size_t n)
+{
+	int	 ok;
+
+	pthread_mutex_lock(&spool_mu);
+	ok = spool_mem_used + n <= (size_t)s->o->jobs * SPOOL_MEM_MAX;
+	if (ok)
+		spool_mem_used += n;
+	pthread_mutex_unlock(&spool_mu);
+	return ok;
+}
+
+static void
+spool_mem_give(size_t n)
+{
+	pthread_mutex_lock(&spool_mu);
+	spool_mem_used -= n;
+	pthread_mutex_unlock(&spool_mu);
+}
 static struct task	*tasks;
 static size_t		 ntasks, next_task;
 
@@ -227,7 +251,7 @@ spool_add(struct snap *s, struct spool *sp, const void *p, size_t len)
 	char		 path[4096];
 	int		 fd;
 
-	if (sp->f == NULL && sp->mem.len + len + 4 <= SPOOL_MEM_MAX) {
+	if (sp->f == NULL && spool_mem_take(s, len + 4)) {
 		buf_add(&sp->mem, &n, 4);
 		buf_add(&sp->mem, p, len);
 		if (sp->mem.err)
@@ -263,6 +287,7 @@ spool_replay(struct snap *s, struct spool *sp)
 			write_failed(s);
 		off += 4 + (size_t)n;
 	}
+	spool_mem_give(sp->mem.len);
 	buf_release(&sp->mem);
 	if (sp->f != NULL) {
 		if (fflush(sp->f) == EOF || fseeko(sp->f, 0, SEEK_SET) == -1)
