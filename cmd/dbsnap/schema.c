@@ -245,7 +245,7 @@ discover_tables(struct snap *s)
 {
 	struct buf	 q = BUF_INIT;
 	MYSQL_RES	*r;
-	size_t		 i;
+	size_t		 i, n = 0;
 	int		 found;
 
 	if (s->o->all_databases)
@@ -258,10 +258,14 @@ discover_tables(struct snap *s)
 		r = query_buf(s, s->o->dbs[i], &q);
 		found = mysql_num_rows(r) > 0;
 		mysql_free_result(r);
+		if (!found && s->o->all_databases)
+			continue;	/* dropped since SHOW DATABASES */
 		if (!found)
 			fail(s, "%s: no such database", s->o->dbs[i]);
 		discover_db(s, s->o->dbs[i]);
+		s->o->dbs[n++] = s->o->dbs[i];
 	}
+	s->o->ndbs = n;
 	buf_release(&q);
 }
 

@@ -1,0 +1,96 @@
+#!/bin/sh
+# dbsnap: usage errors, --version, --list, the header, --no-data,
+# --no-create, triggers on by default, -B, -A, --progress, sequences,
+# system-versioned history, the lock privilege and --no-lock.
+. "$(dirname "$0")/../lib.sh"
+need_server
+DB=t1000_src
+DB2=t1000_two
+fresh_db $DB
+fresh_db $DB2
+sql $DB <<'SQL' >/dev/null || exit 1
+CREATE TABLE t (id int PRIMARY KEY, v int);
+INSERT INTO t VALUES (1, 10), (2, 20);
+CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.v = NEW.v + 1;
+CREATE SEQUENCE sq START WITH 100;
+SELECT NEXTVAL(sq);
+CREATE TABLE hist (id int PRIMARY KEY, v int) WITH SYSTEM VERSIONING;
+INSERT INTO hist VALUES (1, 1);
+UPDATE hist SET v = 2 WHERE id = 1;
+UPDATE hist SET v = 3 WHERE id = 1;
+CREATE TABLE my (id int PRIMARY KEY) ENGINE=MyISAM;
+SQL
+sql $DB2 -e "CREATE TABLE u (id int PRIMARY KEY)"
+
+plan 37
+dbsnap > /dev/null 2>&1;		is "$?" 2 "no arguments: exit 2"
+dbsnap -j 0 $DB > /dev/null 2>err.txt;	is "$?" 2 "-j 0: exit 2"
+is "$(cat err.txt)" "dbsnap: -j 0: too small" "... saying why"
+dbsnap --chunk-rows x $DB > /dev/null 2>&1; is "$?" 2 "--chunk-rows x: exit 2"
+dbsnap --bogus $DB > /dev/null 2>&1;	is "$?" 2 "unknown option: exit 2"
+dbsnap --ignore-table t $DB > /dev/null 2>&1; is "$?" 2 "--ignore-table without db: exit 2"
+dbsnap -A $DB > /dev/null 2>&1;		is "$?" 2 "-A with a database: exit 2"
+like "$(dbsnap --version)" "^dbsnap [0-9]" "--version"
+dbsnap $(CONN) t1000_nosuch > out.rp 2>err.txt
+is "$?" 1 "a missing database: exit 1"
+is "$(cat err.txt)" "dbsnap: t1000_nosuch: no such database" "... saying which"
+if command -v script > /dev/null; then
+	script -qec "$RP_BIN/dbsnap $(CONN) $DB" /dev/null > tty.txt 2>&1
+	is "$?" 2 "stdout a terminal: exit 2"
+	like "$(cat tty.txt)" "terminal" "... saying why"
+else
+	ok 0 "# SKIP no script(1)"; ok 0 "# SKIP no script(1)"
+fi
+
+is "$(dbsnap $(CONN) --list $DB | cut -f2,3 | tr '\t\n' ': ')" \
+    "hist:InnoDB my:MyISAM sq:sequence t:InnoDB " "--list: tables, engines"
+like "$(dbsnap $(CONN) --list -A | cut -f1 | sort -u | tr '\n' ' ')" \
+    " $DB $DB2 " "--list -A: every database"
+ok $(dbsnap $(CONN) --list -A | cut -f1 | grep -qx mysql; echo $((! $?))) \
+    "--list -A: not mysql"
+
+dbsnap $(CONN) --progress $DB > out.rp 2>err.txt
+is "$?" 0 "dump exits 0"
+framecat < out.rp > out.txt
+is "$?" 0 "complete stream"
+h=$(grep '^HEADER' out.txt)
+like "$h" "producer=dbsnap [0-9]" "header: producer"
+like "$h" "server_version=10\\.[0-9]+\\.[0-9]+-MariaDB" "header: server_version"
+like "$h" "snapshot_time=20[0-9][0-9]-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]( |$)" \
+    "header: snapshot_time"
+like "$h" "consistency=snapshot" "header: consistency"
+like "$h" "binlog_file=binlog\\.[0-9]+ binlog_pos=[0-9]+ gtid_binlog_pos=[0-9]+-[0-9]+-[0-9]+" \
+    "header: binlog and GTID positions"
+like "$h" "time_zone=\\+00:00" "header: time_zone"
+like "$(cat err.txt)" "MyISAM is not transactional" "non-InnoDB tables are reported"
+like "$(cat err.txt)" "^dbsnap: .*3 tables" "--progress: a summary line"
+like "$(grep '^OBJECT	sequence	' out.txt)" "CREATE SEQUENCE .*next_value=" "sequence with its next value"
+is "$(grep -c '^OBJECT	trigger	' out.txt)" 1 "triggers by default"
+hid=$(awk -F'\t' '$1 == "TABLE" && $4 == "hist" { print $2 }' out.txt)
+is "$(grep -c "^ROW	$hid	" out.txt)" 3 "system-versioned table: its history rows"
+like "$(grep "^COLUMN	$hid	" out.txt | cut -f4,6 | tr '\t\n' ': ')" \
+    "ROW_START:0x1[0-9a-f]{2} ROW_END:0x2[0-9a-f]{2}" "... with ROW_START and ROW_END"
+
+dbsnap $(CONN) --no-data --skip-triggers $DB | framecat > out.txt
+is "$(grep -c '^TABLE	' out.txt) $(grep -c '^OBJECT	table' out.txt) $(grep -c '^OBJECT	trigger' out.txt)" \
+    "0 3 0" "--no-data --skip-triggers: objects only"
+dbsnap $(CONN) --no-create $DB 2>/dev/null | framecat > out.txt
+is "$(grep -c '^TABLE	' out.txt) $(grep -c '^OBJECT	table\|^OBJECT	database' out.txt)" \
+    "3 0" "--no-create: rows only"
+dbsnap $(CONN) -B $DB $DB2 2>/dev/null | framecat > out.txt
+is "$(grep '^OBJECT	database' out.txt | cut -f3 | tr '\n' ' ')" "$DB $DB2 " "-B: both databases"
+
+# An account without RELOAD: -j 2 refuses, --no-lock goes on, -j 1 is fine.
+sql -e "DROP USER IF EXISTS t1000_ro@localhost; CREATE USER t1000_ro@localhost;
+    GRANT SELECT, SHOW VIEW, TRIGGER, EVENT ON $DB.* TO t1000_ro@localhost"
+RO="--no-defaults -ut1000_ro -S $RP_SOCK"
+dbsnap $RO -j 2 $DB > out.rp 2>err.txt
+is "$?" 1 "-j 2 without RELOAD: exit 1"
+like "$(cat err.txt)" "RELOAD privilege" "-j 2 without RELOAD: says so"
+dbsnap $RO -j 2 --no-lock $DB 2>err.txt | framecat > out.txt
+like "$(grep '^HEADER' out.txt)" "consistency=none" "--no-lock: header says consistency=none"
+like "$(cat err.txt)" "warning: --no-lock" "--no-lock: a warning"
+dbsnap $RO -j 1 $DB 2>/dev/null | framecat > out.txt
+like "$(grep '^HEADER' out.txt)" "consistency=snapshot" "-j 1 without RELOAD: a snapshot"
+sql -e "DROP USER t1000_ro@localhost; DROP DATABASE $DB; DROP DATABASE $DB2"
+done_testing
