@@ -414,7 +414,7 @@ sx_run(int fd, const struct sx_opts *o)
 	ok = rc == 0 && x.err.msg == NULL && x.nfailed == 0;
 	if (!o->dry_run)
 		summary(&d, now() - t0);
-	if (!o->dry_run && rc != 0)
+	if (!o->dry_run && (rc != 0 || x.err.msg != NULL))
 		fprintf(stderr, "%s: resume with --skip-to %" PRIu64 "\n",
 		    getprogname(), x.done_no);
 
