@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xxhash.h>
-
 #include "frame.h"
 #include "quote.h"
 #include "sqltrailer.h"
@@ -26,14 +24,6 @@
 #define OUT_FLUSH_AT	((size_t)4 << 20)
 /* Values longer than this move into user variables in an oversize row. */
 #define PIECE_MIN	256
-
-struct col {
-	int		 kind;		/* enum r2s_vkind */
-	int		 emit;		/* in the INSERT column list */
-	const char	*intro;		/* "_latin1 " */
-	size_t		 intro_len;
-	char		 introbuf[24];
-};
 
 struct tbl {
 	uint64_t	 id;
@@ -61,7 +51,7 @@ struct r2s {
 	struct buf	 out;
 	uint64_t	 stmts;
 	uint64_t	 written;
-	XXH3_state_t	*xxh;
+	struct r2s_hash	*xxh;
 	int		 werr;
 
 	struct tbl	**tbls;
@@ -108,7 +98,7 @@ out_flush(struct r2s *st)
 {
 	if (st->out.len == 0 || st->werr)
 		return st->werr ? -1 : 0;
-	XXH3_64bits_update(st->xxh, st->out.p, st->out.len);
+	r2s_hash_update(st->xxh, st->out.p, st->out.len);
 	if (write_all(st->out_fd, st->out.p, st->out.len) == -1) {
 		st->werr = errno;
 		return -1;
@@ -130,7 +120,7 @@ out_flush_committed(struct r2s *st)
 
 	if (c == 0 || st->werr)
 		return st->werr ? -1 : 0;
-	XXH3_64bits_update(st->xxh, st->out.p, c);
+	r2s_hash_update(st->xxh, st->out.p, c);
 	if (write_all(st->out_fd, st->out.p, c) == -1) {
 		st->werr = errno;
 		return -1;
@@ -677,7 +667,7 @@ col_setup(const struct r2s_opts *o, const struct rp_column *c, struct col *k)
 		k->kind = VK_HEX;		/* BIT: an integer */
 	else if (is_temporal(c->type) || strncmp(ct, "inet", 4) == 0 ||
 	    strncmp(ct, "uuid", 4) == 0)
-		k->kind = VK_STR;
+		k->kind = is_temporal(c->type) ? VK_TEMPORAL : VK_STR;
 	else if ((c->flags & COL_BINARY) || c->type == 255 ||
 	    c->charsetnr == 63)
 		k->kind = o->hex_blob ? VK_HEX : VK_BINSTR;
@@ -780,28 +770,6 @@ row_bound(const struct tbl *tb)
 			n += 1 + VALUE_MAX(tb->vals[i].len,
 			    tb->cols[i].intro_len);
 	return n;
-}
-
-static char *
-row_put(const struct tbl *tb, char *o)
-{
-	size_t	 i;
-	int	 first = 1;
-
-	*o++ = '(';
-	for (i = 0; i < tb->t->ncols; i++) {
-		const struct col *k = &tb->cols[i];
-
-		if (!k->emit)
-			continue;
-		if (!first)
-			*o++ = ',';
-		first = 0;
-		o = value_put(o, k->kind, k->intro, k->intro_len,
-		    tb->vals[i].p, tb->vals[i].len);
-	}
-	*o++ = ')';
-	return o;
 }
 
 /*
@@ -925,7 +893,7 @@ add_row(struct r2s *st, struct tbl *tb)
 	} else
 		b->p[b->len++] = ',';
 	t0 = b->len;
-	o = row_put(tb, b->p + t0);
+	o = row_put(b->p + t0, tb->cols, tb->vals, tb->t->ncols);
 	b->len = (size_t)(o - b->p);
 	b->p[b->len] = '\0';
 	tl = b->len - t0;
@@ -1108,7 +1076,7 @@ do_trailer(struct r2s *st)
 		return -1;
 	t.statements = st->stmts;
 	t.bytes = st->written;
-	t.xxh3 = XXH3_64bits_digest(st->xxh);
+	t.xxh3 = r2s_hash_digest(st->xxh);
 	sqltrailer_format(&b, &t);
 	if (b.err || write_all(st->out_fd, b.p, b.len) == -1) {
 		st->werr = b.err ? b.err : errno;
@@ -1163,8 +1131,7 @@ r2s_free(struct r2s *st)
 	free(st->dbs);
 	free(st->cur_db);
 	buf_release(&st->out);
-	if (st->xxh != NULL)
-		XXH3_freeState(st->xxh);
+	r2s_hash_free(st->xxh);
 }
 
 int
@@ -1184,11 +1151,10 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 	    o->max_packet - R2S_PACKET_SLACK : o->max_packet / 2;
 	st.max_stmt = o->max_stmt < st.limit ? o->max_stmt : st.limit;
 	if ((fr = frame_reader_new(fd, 0)) == NULL ||
-	    (st.xxh = XXH3_createState()) == NULL) {
+	    (st.xxh = r2s_hash_new()) == NULL) {
 		snprintf(msg, sizeof(msg), "%s", strerror(ENOMEM));
 		goto out;
 	}
-	XXH3_64bits_reset(st.xxh);
 	for (;;) {
 		s = frame_read(fr, &f);
 		if (s == FRAME_ERR) {

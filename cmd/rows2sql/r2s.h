@@ -62,12 +62,29 @@ struct r2s_opts {
  */
 int	rows2sql(int fd, int out_fd, const struct r2s_opts *, const char **errmsg);
 
+/* hash.c: XXH3_64bits, streaming, the fastest way this CPU allows. */
+struct r2s_hash;
+struct r2s_hash	*r2s_hash_new(void);	/* NULL: out of memory */
+void		 r2s_hash_update(struct r2s_hash *, const void *, size_t);
+uint64_t	 r2s_hash_digest(struct r2s_hash *);
+void		 r2s_hash_free(struct r2s_hash *);
+
+/* How one column's values are written. */
+struct col {
+	int		 kind;		/* enum r2s_vkind */
+	int		 emit;		/* in the INSERT column list */
+	const char	*intro;		/* "_latin1 " */
+	size_t		 intro_len;
+	char		 introbuf[24];
+};
+
 /* value.c: value literals. */
 enum r2s_vkind {
 	VK_NUM,		/* numeric literal as sent (checked) */
 	VK_HEX,		/* 0x...: binary strings, BIT, GEOMETRY */
 	VK_BINSTR,	/* _binary'...': --no-hex-blob */
-	VK_STR,		/* '...' always: temporal, INET6, UUID */
+	VK_STR,		/* '...' always: INET6, UUID */
+	VK_TEMPORAL,	/* '...' always, usually digits and -: . */
 	VK_UTF8,	/* '...' if valid UTF-8, else _cs 0x... */
 	VK_ASCII,	/* '...' if all bytes < 0x80, else _cs 0x... */
 	VK_CSHEX	/* _cs 0x... always (UCS-2, UTF-16, UTF-32, unknown) */
@@ -91,6 +108,13 @@ int	charset_class(unsigned collation, const char **csname);
  */
 char	*value_put(char *o, int k, const char *intro, size_t intro_len,
 	    const char *p, size_t len);
+/*
+ * Append the tuple "(v1,v2,...)" of the emitted columns at o, which must
+ * have room for 2 + the sum of 1 + VALUE_MAX() over them.  Returns the new
+ * end.
+ */
+struct rp_val;
+char	*row_put(char *o, const struct col *, const struct rp_val *, size_t);
 /* The escaped body of a '...' literal (no quotes). */
 char	*escape_put(char *o, const char *p, size_t len);
 /* Hex digits of p, no prefix. */

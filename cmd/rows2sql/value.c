@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "frame.h"
 #include "r2s.h"
 
 static const struct {
@@ -63,130 +64,134 @@ static const char esc[256] = {
 	['"'] = '"', ['\''] = '\'', ['\\'] = '\\'
 };
 
+/* Bytes of numbers as the server sends them, and of temporal values. */
+#define NUMC(c)	[c] = 1
+static const unsigned char numok[256] = {
+	NUMC('0'), NUMC('1'), NUMC('2'), NUMC('3'), NUMC('4'), NUMC('5'),
+	NUMC('6'), NUMC('7'), NUMC('8'), NUMC('9'), NUMC('-'), NUMC('+'),
+	NUMC('.'), NUMC('e'), NUMC('E')
+};
+static const unsigned char timeok[256] = {
+	NUMC('0'), NUMC('1'), NUMC('2'), NUMC('3'), NUMC('4'), NUMC('5'),
+	NUMC('6'), NUMC('7'), NUMC('8'), NUMC('9'), NUMC('-'), NUMC(':'),
+	NUMC('.'), NUMC(' ')
+};
+#undef NUMC
+
 static const char hexd[] = "0123456789ABCDEF";
-static unsigned short hex2[256];
-
-static void
-hex_init(void)
-{
-	int	 i;
-	char	 t[2];
-
-	for (i = 0; i < 256; i++) {
-		t[0] = hexd[i >> 4];
-		t[1] = hexd[i & 15];
-		memcpy(&hex2[i], t, 2);
-	}
-}
 
 char *
 hex_put(char *o, const void *p, size_t n)
 {
 	const unsigned char	*s = p, *e = s + n;
 
-	if (hex2[0] == 0)
-		hex_init();
-	while (e - s >= 4) {
-		memcpy(o, &hex2[s[0]], 2);
-		memcpy(o + 2, &hex2[s[1]], 2);
-		memcpy(o + 4, &hex2[s[2]], 2);
-		memcpy(o + 6, &hex2[s[3]], 2);
-		o += 8;
-		s += 4;
+#ifdef __SSE2__
+	const __m128i	 m = _mm_set1_epi8(0x0F), c0 = _mm_set1_epi8('0'),
+			 c9 = _mm_set1_epi8(9), c7 = _mm_set1_epi8(7);
+	__m128i		 v, hi, lo, a, b;
+
+	for (; e - s >= 16; s += 16, o += 32) {
+		v = _mm_loadu_si128((const __m128i *)s);
+		hi = _mm_and_si128(_mm_srli_epi16(v, 4), m);
+		lo = _mm_and_si128(v, m);
+		a = _mm_unpacklo_epi8(hi, lo);
+		b = _mm_unpackhi_epi8(hi, lo);
+		a = _mm_add_epi8(_mm_add_epi8(a, c0),
+		    _mm_and_si128(_mm_cmpgt_epi8(a, c9), c7));
+		b = _mm_add_epi8(_mm_add_epi8(b, c0),
+		    _mm_and_si128(_mm_cmpgt_epi8(b, c9), c7));
+		_mm_storeu_si128((__m128i *)o, a);
+		_mm_storeu_si128((__m128i *)(o + 16), b);
 	}
-	while (s < e) {
-		memcpy(o, &hex2[*s++], 2);
-		o += 2;
+#endif
+	for (; s < e; s++) {
+		*o++ = hexd[*s >> 4];
+		*o++ = hexd[*s & 15];
 	}
 	return o;
 }
 
 #ifdef __SSE2__
 /*
- * Bytes at the front of s[0..n) that need no attention: no escape, and
- * (if hi) no byte >= 0x80.  16 bytes at a time.
+ * Bits of the 16 bytes at s that need attention: an escape, and (if hi)
+ * a byte >= 0x80.
  */
-static size_t
-plain_run(const unsigned char *s, size_t n, int hi)
+static inline unsigned
+special16(__m128i v, int hi)
 {
-	const __m128i	 c0 = _mm_set1_epi8(0), cn = _mm_set1_epi8('\n'),
-			 cr = _mm_set1_epi8('\r'), cz = _mm_set1_epi8('\032'),
-			 cq = _mm_set1_epi8('"'), ca = _mm_set1_epi8('\''),
-			 cb = _mm_set1_epi8('\\');
-	size_t		 i = 0;
-	unsigned	 m;
-	__m128i		 v, x;
+	__m128i	 x;
+	unsigned m;
 
-	for (; i + 16 <= n; i += 16) {
-		v = _mm_loadu_si128((const __m128i *)(s + i));
-		x = _mm_or_si128(_mm_cmpeq_epi8(v, c0), _mm_cmpeq_epi8(v, cn));
-		x = _mm_or_si128(x, _mm_cmpeq_epi8(v, cr));
-		x = _mm_or_si128(x, _mm_cmpeq_epi8(v, cz));
-		x = _mm_or_si128(x, _mm_cmpeq_epi8(v, cq));
-		x = _mm_or_si128(x, _mm_cmpeq_epi8(v, ca));
-		x = _mm_or_si128(x, _mm_cmpeq_epi8(v, cb));
-		m = (unsigned)_mm_movemask_epi8(x);
-		if (hi)
-			m |= (unsigned)_mm_movemask_epi8(v);
-		if (m != 0)
-			return i + (size_t)__builtin_ctz(m);
-	}
-	return i;
+	x = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_setzero_si128()),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('\032')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	m = (unsigned)_mm_movemask_epi8(x);
+	if (hi)
+		m |= (unsigned)_mm_movemask_epi8(v);
+	return m;
 }
 #endif
 
-/* Escape bytes below 0x80 (and, if !hi, all others) from s up to e. */
-char *
-escape_put(char *o, const char *p, size_t n)
+/*
+ * Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs,
+ * surrogates or code points above U+10FFFF), or 0.
+ */
+static inline size_t
+utf8_len(const unsigned char *s, const unsigned char *e)
+{
+	unsigned	 c = *s;
+
+	if (c < 0xC2)
+		return 0;
+	if (c < 0xE0)
+		return e - s >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c < 0xF0)
+		return e - s >= 3 && (s[1] & 0xC0) == 0x80 &&
+		    (s[2] & 0xC0) == 0x80 && (c != 0xE0 || s[1] >= 0xA0) &&
+		    (c != 0xED || s[1] < 0xA0) ? 3 : 0;
+	if (c < 0xF5)
+		return e - s >= 4 && (s[1] & 0xC0) == 0x80 &&
+		    (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80 &&
+		    (c != 0xF0 || s[1] >= 0x90) &&
+		    (c != 0xF4 || s[1] < 0x90) ? 4 : 0;
+	return 0;
+}
+
+/*
+ * The escaped body of a string literal.  If utf8, bytes >= 0x80 must form
+ * valid UTF-8, else NULL is returned.  o has room for 2 * n + 16.
+ */
+static inline char *
+escape_body(char *o, const char *p, size_t n, int utf8)
 {
 	const unsigned char	*s = (const unsigned char *)p, *e = s + n;
-	size_t			 k;
-
-	while (s < e) {
-#ifdef __SSE2__
-		k = plain_run(s, (size_t)(e - s), 0);
-		memcpy(o, s, k);
-		o += k;
-		s += k;
-		if (s == e)
-			break;
-#else
-		(void)k;
-#endif
-		if (esc[*s]) {
-			*o++ = '\\';
-			*o++ = esc[*s];
-		} else
-			*o++ = (char)*s;
-		s++;
-	}
-	return o;
-}
-
-/*
- * Escape valid UTF-8 (RFC 3629: no overlongs, surrogates or code points
- * above U+10FFFF).  NULL if s is not valid UTF-8.
- */
-static char *
-utf8_escape_put(char *o, const unsigned char *s, size_t n)
-{
-	const unsigned char	*e = s + n;
 	unsigned		 c;
 	size_t			 k;
 
 	while (s < e) {
 #ifdef __SSE2__
-		k = plain_run(s, (size_t)(e - s), 1);
-		memcpy(o, s, k);
-		o += k;
-		s += k;
-		if (s == e)
-			break;
-#else
-		(void)k;
+		if (e - s >= 16) {
+			__m128i	 v = _mm_loadu_si128((const __m128i *)s);
+			unsigned m = special16(v, utf8);
+
+			/* Room: at least 16 more bytes of output remain. */
+			_mm_storeu_si128((__m128i *)o, v);
+			if (m == 0) {
+				o += 16;
+				s += 16;
+				continue;
+			}
+			k = (size_t)__builtin_ctz(m);
+			o += k;
+			s += k;
+		}
 #endif
 		c = *s;
-		if (c < 0x80) {
+		if (c < 0x80 || !utf8) {
 			if (esc[c]) {
 				*o++ = '\\';
 				*o++ = esc[c];
@@ -195,63 +200,18 @@ utf8_escape_put(char *o, const unsigned char *s, size_t n)
 			s++;
 			continue;
 		}
-		if (c < 0xC2)
+		if ((k = utf8_len(s, e)) == 0)
 			return NULL;
-		if (c < 0xE0) {
-			if (e - s < 2 || (s[1] & 0xC0) != 0x80)
-				return NULL;
-			k = 2;
-		} else if (c < 0xF0) {
-			if (e - s < 3 || (s[1] & 0xC0) != 0x80 ||
-			    (s[2] & 0xC0) != 0x80 ||
-			    (c == 0xE0 && s[1] < 0xA0) ||
-			    (c == 0xED && s[1] >= 0xA0))
-				return NULL;
-			k = 3;
-		} else if (c < 0xF5) {
-			if (e - s < 4 || (s[1] & 0xC0) != 0x80 ||
-			    (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80 ||
-			    (c == 0xF0 && s[1] < 0x90) ||
-			    (c == 0xF4 && s[1] >= 0x90))
-				return NULL;
-			k = 4;
-		} else
-			return NULL;
-		memcpy(o, s, k);
-		o += k;
-		s += k;
+		while (k-- > 0)
+			*o++ = (char)*s++;
 	}
 	return o;
 }
 
-static int
-all_ascii(const unsigned char *s, size_t n)
+char *
+escape_put(char *o, const char *p, size_t n)
 {
-	size_t	 i;
-	unsigned char acc = 0;
-
-	for (i = 0; i < n; i++)
-		acc |= s[i];
-	return acc < 0x80;
-}
-
-/* A numeric literal as the server sends it: digits, sign, point, exponent. */
-static int
-numeric_ok(const unsigned char *s, size_t n)
-{
-	size_t	 i;
-
-	if (n == 0 || n > 400)
-		return 0;
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
-		if (!((c >= '0' && c <= '9') || c == '-' || c == '+' ||
-		    c == '.' || c == 'e' || c == 'E'))
-			return 0;
-	}
-	/* Must start like a number, not like an exponent ("e5"). */
-	return (s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '+' ||
-	    s[0] == '.';
+	return escape_body(o, p, n, 0);
 }
 
 static char *
@@ -270,12 +230,29 @@ intro_hex(char *o, const char *intro, size_t intro_len, const char *p,
 	return hex_put(o, p, n);
 }
 
-char *
-value_put(char *o, int k, const char *intro, size_t intro_len, const char *p,
-    size_t n)
+/* Copy s if every byte is in ok[]; NULL if one is not. */
+static inline char *
+copy_checked(char *o, const char *p, size_t n, const unsigned char *ok)
+{
+	const unsigned char	*s = (const unsigned char *)p;
+	unsigned		 all = 1;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		o[i] = (char)s[i];
+		all &= ok[s[i]];
+	}
+	return all ? o + n : NULL;
+}
+
+static inline char *
+value_put_inline(char *o, int k, const char *intro, size_t intro_len,
+    const char *p, size_t n)
 {
 	const unsigned char	*s = (const unsigned char *)p;
 	char			*r;
+	size_t			 i;
+	unsigned char		 acc;
 
 	if (p == NULL) {
 		memcpy(o, "NULL", 4);
@@ -283,27 +260,36 @@ value_put(char *o, int k, const char *intro, size_t intro_len, const char *p,
 	}
 	switch (k) {
 	case VK_NUM:
-		if (numeric_ok(s, n)) {
-			memcpy(o, p, n);
-			return o + n;
-		}
+		/* Digits, sign, point, exponent; starting like a number. */
+		if (n > 0 && n <= 400 && (numok[s[0]] && s[0] != 'e' &&
+		    s[0] != 'E') && (r = copy_checked(o, p, n, numok)) != NULL)
+			return r;
 		break;		/* as a string: the server converts it */
+	case VK_TEMPORAL:
+		*o = '\'';
+		if ((r = copy_checked(o + 1, p, n, timeok)) != NULL) {
+			*r++ = '\'';
+			return r;
+		}
+		break;
 	case VK_HEX:
 		return intro_hex(o, "", 0, p, n);
 	case VK_BINSTR:
 		memcpy(o, "_binary'", 8);
-		o = escape_put(o + 8, p, n);
+		o = escape_body(o + 8, p, n, 0);
 		*o++ = '\'';
 		return o;
 	case VK_UTF8:
 		*o = '\'';
-		if ((r = utf8_escape_put(o + 1, s, n)) != NULL) {
+		if ((r = escape_body(o + 1, p, n, 1)) != NULL) {
 			*r++ = '\'';
 			return r;
 		}
 		return intro_hex(o, intro, intro_len, p, n);
 	case VK_ASCII:
-		if (all_ascii(s, n))
+		for (acc = 0, i = 0; i < n; i++)
+			acc |= s[i];
+		if (acc < 0x80)
 			break;
 		return intro_hex(o, intro, intro_len, p, n);
 	case VK_CSHEX:
@@ -312,7 +298,35 @@ value_put(char *o, int k, const char *intro, size_t intro_len, const char *p,
 		break;
 	}
 	*o++ = '\'';
-	o = escape_put(o, p, n);
+	o = escape_body(o, p, n, 0);
 	*o++ = '\'';
+	return o;
+}
+
+char *
+value_put(char *o, int k, const char *intro, size_t intro_len, const char *p,
+    size_t n)
+{
+	return value_put_inline(o, k, intro, intro_len, p, n);
+}
+
+char *
+row_put(char *o, const struct col *cols, const struct rp_val *vals,
+    size_t ncols)
+{
+	size_t	 i;
+	int	 first = 1;
+
+	*o++ = '(';
+	for (i = 0; i < ncols; i++) {
+		if (!cols[i].emit)
+			continue;
+		if (!first)
+			*o++ = ',';
+		first = 0;
+		o = value_put_inline(o, cols[i].kind, cols[i].intro,
+		    cols[i].intro_len, vals[i].p, vals[i].len);
+	}
+	*o++ = ')';
 	return o;
 }
