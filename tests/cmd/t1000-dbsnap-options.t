@@ -45,7 +45,7 @@ fi
 is "$(dbsnap $(CONN) --list $DB | cut -f2,3 | tr '\t\n' ': ')" \
     "hist:InnoDB my:MyISAM sq:sequence t:InnoDB " "--list: tables, engines"
 like "$(dbsnap $(CONN) --list -A | cut -f1 | sort -u | tr '\n' ' ')" \
-    " $DB $DB2 " "--list -A: every database"
+    "(^| )$DB $DB2( |$)" "--list -A: every database"
 ok $(dbsnap $(CONN) --list -A | cut -f1 | grep -qx mysql; echo $((! $?))) \
     "--list -A: not mysql"
 

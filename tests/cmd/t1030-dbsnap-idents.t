@@ -29,7 +29,8 @@ is "$?" 0 "the stream is complete"
 is "$(grep '^TABLE	' out.txt | cut -f3,4 | sort)" \
 "t1030 \`db\` \"q's\" ü	select
 t1030 \`db\` \"q's\" ü	tab\\tle \`x\`" "schema and table names exact"
-is "$(grep '^COLUMN	' out.txt | cut -f4 | head -6 | tr '\n' '|')" \
+sid=$(awk -F'\t' '$1 == "TABLE" && $4 == "select" { print $2 }' out.txt)
+is "$(grep "^COLUMN	$sid	" out.txt | cut -f4 | tr '\n' '|')" \
     "from|a\`b|new\\nline|back\\\\|ünï ☃|'\"|" "column names exact"
 like "$(grep -c '^OBJECT	view	' out.txt) $(grep -c '^OBJECT	trigger	' out.txt)" \
     "^1 1$" "view and trigger"
