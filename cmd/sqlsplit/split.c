@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include <xxhash.h>
+#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
+#include <emmintrin.h>
+#endif
 
 #include "buf.h"
 #include "frame.h"
@@ -33,6 +36,19 @@
 
 #define MODE_NBE	0x01	/* NO_BACKSLASH_ESCAPES */
 #define MODE_ANSIQ	0x02	/* ANSI_QUOTES */
+
+/*
+ * The bytes that can change the lexer's state in one state: a table for
+ * the scalar loop and the same bytes for the SSE2 one.
+ */
+struct stopset {
+#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
+	__m128i		 v[11];		/* c[] broadcast, padded with c[0] */
+#endif
+	unsigned char	 t[256];
+	int		 n;
+	unsigned char	 c[12];
+};
 
 struct cut {
 	uint64_t	 start, end;	/* input offsets of bytes to drop */
@@ -77,9 +93,8 @@ struct split {
 	size_t		 nuvars;
 
 	/* tables: nonzero for bytes that may change the state */
-	unsigned char	 t_norm[256], t_norm_ssc[256], t_mlc[256], t_lc[256];
-	unsigned char	 t_sq[256], t_sq_raw[256], t_dq[256], t_dq_raw[256];
-	unsigned char	 t_bq[256];
+	struct stopset	 t_norm, t_norm_ssc, t_mlc, t_lc;
+	struct stopset	 t_sq, t_sq_raw, t_dq, t_dq_raw, t_bq;
 
 	struct cut	*cuts;
 	size_t		 ncuts, cutcap;
@@ -162,22 +177,40 @@ is_space(int c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
+/* Newlines in p[0..n). */
+static uint64_t
+count_nl(const char *p, size_t n)
+{
+	uint64_t	 c = 0;
+	size_t		 i = 0;
+#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
+	__m128i		 nl = _mm_set1_epi8('\n'), acc, zero = _mm_setzero_si128();
+	size_t		 k;
+
+	while (i + 16 <= n) {
+		/* each lane counts down by one per newline, 255 blocks max */
+		acc = zero;
+		for (k = 0; k < 255 && i + 16 <= n; k++, i += 16)
+			acc = _mm_add_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(
+			    (const __m128i *)(p + i)), nl));
+		acc = _mm_sad_epu8(_mm_sub_epi8(zero, acc), zero);
+		c += (uint64_t)_mm_cvtsi128_si32(acc) +
+		    (uint64_t)_mm_extract_epi16(acc, 4);
+	}
+#endif
+	for (; i < n; i++)
+		c += p[i] == '\n';
+	return c;
+}
+
 /* Line number of input offset off (>= line_off, still in the buffer). */
 static uint64_t
 line_at(struct split *s, uint64_t off)
 {
-	const char	*p = s->buf + (s->line_off - s->base);
-	const char	*e = s->buf + (off - s->base);
-	uint64_t	 n = 0;
-
 	if (off <= s->line_off)
 		return s->line_no;
-	while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
-		n++;
-		if (++p >= e)
-			break;
-	}
-	s->line_no += n;
+	s->line_no += count_nl(s->buf + (s->line_off - s->base),
+	    (size_t)(off - s->line_off));
 	s->line_off = off;
 	return s->line_no;
 }
@@ -193,39 +226,50 @@ hash_to(struct split *s, uint64_t off)
 }
 
 static void
+stopset(struct stopset *ss, const char *chars, size_t n, int nul)
+{
+	size_t	 i;
+
+	memset(ss, 0, sizeof(*ss));
+	for (i = 0; i < n; i++) {
+		if (ss->t[(unsigned char)chars[i]])
+			continue;
+		ss->t[(unsigned char)chars[i]] = 1;
+		ss->c[ss->n++] = (unsigned char)chars[i];
+	}
+	if (nul && !ss->t[0]) {
+		ss->t[0] = 1;
+		ss->c[ss->n++] = 0;
+	}
+#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
+	for (i = 0; i < 11; i++)
+		ss->v[i] = _mm_set1_epi8((char)ss->c[(int)i < ss->n ? i : 0]);
+#endif
+}
+
+static void
 build_tables(struct split *s)
 {
+	char	 norm[16];
 	int	 nul = !s->opts.binary_mode;
 
-	memset(s->t_norm, 0, sizeof(s->t_norm));
-	s->t_norm['\''] = s->t_norm['"'] = s->t_norm['`'] = 1;
-	s->t_norm['\\'] = s->t_norm['#'] = s->t_norm['-'] = 1;
-	s->t_norm['/'] = s->t_norm['\n'] = 1;
-	s->t_norm[(unsigned char)s->delim[0]] = 1;
-	s->t_norm[0] = nul;
-	memcpy(s->t_norm_ssc, s->t_norm, sizeof(s->t_norm));
-	s->t_norm_ssc['*'] = 1;
-
-	memset(s->t_mlc, 0, sizeof(s->t_mlc));
-	s->t_mlc['*'] = s->t_mlc['/'] = s->t_mlc['\n'] = 1;
-	s->t_mlc[0] = nul;
-	memset(s->t_lc, 0, sizeof(s->t_lc));
-	s->t_lc['\n'] = 1;
-	s->t_lc[0] = nul;
-
-	memset(s->t_sq_raw, 0, 256);
-	s->t_sq_raw['\''] = 1;
-	s->t_sq_raw[0] = nul;
-	memcpy(s->t_sq, s->t_sq_raw, 256);
-	s->t_sq['\\'] = 1;
-	memset(s->t_dq_raw, 0, 256);
-	s->t_dq_raw['"'] = 1;
-	s->t_dq_raw[0] = nul;
-	memcpy(s->t_dq, s->t_dq_raw, 256);
-	s->t_dq['\\'] = 1;
-	memset(s->t_bq, 0, 256);
-	s->t_bq['`'] = 1;
-	s->t_bq[0] = nul;
+	/*
+	 * Inside a statement a newline only matters to a version comment
+	 * (ss_comment lasts to the end of its line).
+	 */
+	memcpy(norm, "'\"`\\#-/", 7);
+	norm[7] = s->delim[0];
+	norm[8] = '*';
+	norm[9] = '\n';
+	stopset(&s->t_norm, norm, 8, nul);
+	stopset(&s->t_norm_ssc, norm, 10, nul);
+	stopset(&s->t_mlc, "*/\n", 3, nul);
+	stopset(&s->t_lc, "\n", 1, nul);
+	stopset(&s->t_sq, "'\\", 2, nul);
+	stopset(&s->t_sq_raw, "'", 1, nul);
+	stopset(&s->t_dq, "\"\\", 2, nul);
+	stopset(&s->t_dq_raw, "\"", 1, nul);
+	stopset(&s->t_bq, "`", 1, nul);
 }
 
 struct split *
@@ -422,27 +466,29 @@ find_command(struct split *s, const char *p, size_t n)
 {
 	const char	*e = p + n, *w;
 	size_t		 wl;
-	int		 i, args;
+	int		 i = -1, args;
 	char		 tmp[8];
 	size_t		 tl;
 
 	while (p < e && is_space((unsigned char)*p))
 		p++;
 	n = (size_t)(e - p);
+	for (w = p; w < e && *w != ' ' && *w != '\t' && w - p < 16; w++)
+		;
+	wl = (size_t)(w - p);
+	/* cheap test first: the checks below scan the whole text */
+	if (s->opts.binary_mode ? !is_delimiter_cmd(p, wl) :
+	    (i = cmd_find(p, wl)) == -1)
+		return -1;
 	if ((!s->opts.binary_mode && memmem(p, n, "\\g", 2) != NULL) ||
 	    (memmem(p, n, s->delim, s->dlen) != NULL &&
 	    !is_delimiter_cmd(p, n)))
 		return -1;
-	for (w = p; w < e && *w != ' ' && *w != '\t'; w++)
-		;
-	wl = (size_t)(w - p);
 	while (w < e && is_space((unsigned char)*w))
 		w++;
 	args = w < e;
 	if (s->opts.binary_mode)
-		return is_delimiter_cmd(p, wl) ? cmd_find("delimiter", 9) : -1;
-	if ((i = cmd_find(p, wl)) == -1)
-		return -1;
+		return cmd_find("delimiter", 9);
 	if (args && (!commands[i].params ||
 	    !get_arg(p, n, 0, tmp, sizeof(tmp), &tl)))
 		return -1;
@@ -624,18 +670,48 @@ output(struct split *s, size_t pos)
 	}
 }
 
+/* The first byte at or after pos that is in the stop set, or len. */
 static inline size_t
-skip_plain(const unsigned char *t, const unsigned char *b, size_t pos,
+skip_plain(const struct stopset *ss, const unsigned char *b, size_t pos,
     size_t len)
 {
-	while (pos + 8 <= len) {
-		if (t[b[pos]] | t[b[pos + 1]] | t[b[pos + 2]] |
-		    t[b[pos + 3]] | t[b[pos + 4]] | t[b[pos + 5]] |
-		    t[b[pos + 6]] | t[b[pos + 7]])
-			break;
-		pos += 8;
+#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
+	const __m128i	*c = ss->v;
+	__m128i		 v, m;
+	unsigned	 mask;
+	size_t		 e = len - pos > 4 ? pos + 4 : len;
+
+	/* runs are often short: try a few bytes first */
+	for (; pos < e; pos++)
+		if (ss->t[b[pos]])
+			return pos;
+	if (ss->n <= 3) {
+		for (; pos + 16 <= len; pos += 16) {
+			v = _mm_loadu_si128((const __m128i *)(b + pos));
+			m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c[0]),
+			    _mm_cmpeq_epi8(v, c[1])), _mm_cmpeq_epi8(v, c[2]));
+			if ((mask = (unsigned)_mm_movemask_epi8(m)) != 0)
+				return pos + (size_t)__builtin_ctz(mask);
+		}
+	} else {
+		for (; pos + 16 <= len; pos += 16) {
+			v = _mm_loadu_si128((const __m128i *)(b + pos));
+			m = _mm_or_si128(
+			    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c[0]),
+			    _mm_cmpeq_epi8(v, c[1])), _mm_or_si128(
+			    _mm_cmpeq_epi8(v, c[2]), _mm_cmpeq_epi8(v, c[3]))),
+			    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c[4]),
+			    _mm_cmpeq_epi8(v, c[5])), _mm_or_si128(
+			    _mm_cmpeq_epi8(v, c[6]), _mm_cmpeq_epi8(v, c[7]))));
+			m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(
+			    _mm_cmpeq_epi8(v, c[8]), _mm_cmpeq_epi8(v, c[9])),
+			    _mm_cmpeq_epi8(v, c[10])));
+			if ((mask = (unsigned)_mm_movemask_epi8(m)) != 0)
+				return pos + (size_t)__builtin_ctz(mask);
+		}
 	}
-	while (pos < len && !t[b[pos]])
+#endif
+	while (pos < len && !ss->t[b[pos]])
 		pos++;
 	return pos;
 }
@@ -760,7 +836,7 @@ static int
 scan(struct split *s)
 {
 	const unsigned char	*b;
-	const unsigned char	*t;
+	const struct stopset	*t;
 	size_t			 len = s->len, pos = s->pos, np;
 	int			 c, c1, c2, r;
 
@@ -792,10 +868,10 @@ scan(struct split *s)
 		}
 		if (s->q) {
 			if (escapes(s, s->q))
-				t = s->q == '\'' ? s->t_sq : s->t_dq;
+				t = s->q == '\'' ? &s->t_sq : &s->t_dq;
 			else
-				t = s->q == '\'' ? s->t_sq_raw :
-				    s->q == '"' ? s->t_dq_raw : s->t_bq;
+				t = s->q == '\'' ? &s->t_sq_raw :
+				    s->q == '"' ? &s->t_dq_raw : &s->t_bq;
 			pos = skip_plain(t, b, pos, len);
 			if (pos >= len)
 				break;
@@ -820,7 +896,7 @@ scan(struct split *s)
 			continue;
 		}
 		if (s->lc) {
-			pos = skip_plain(s->t_lc, b, pos, len);
+			pos = skip_plain(&s->t_lc, b, pos, len);
 			if (pos >= len)
 				break;
 			if (b[pos] == 0 && !s->opts.binary_mode)
@@ -832,7 +908,7 @@ scan(struct split *s)
 			continue;
 		}
 		if (s->mlc) {
-			pos = skip_plain(s->t_mlc, b, pos, len);
+			pos = skip_plain(&s->t_mlc, b, pos, len);
 			if (pos >= len)
 				break;
 			c = b[pos];
@@ -866,7 +942,7 @@ scan(struct split *s)
 		}
 		/* outside strings and comments */
 		if (s->started) {
-			pos = skip_plain(s->ssc ? s->t_norm_ssc : s->t_norm, b,
+			pos = skip_plain(s->ssc ? &s->t_norm_ssc : &s->t_norm, b,
 			    pos, len);
 			if (pos >= len)
 				break;
