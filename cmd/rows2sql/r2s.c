@@ -230,17 +230,22 @@ keep_table(struct r2s *st, const char *db, const char *name)
 
 /* DDL rewriting. */
 
-/* Length of the backtick-quoted identifier at s (with its quotes), or 0. */
+/*
+ * Length of the quoted identifier at s (with its quotes: backticks, or
+ * double quotes as SHOW CREATE writes them under ANSI_QUOTES), or 0.
+ */
 static size_t
 ident_len(const char *s, const char *e)
 {
 	const char	*p = s + 1;
+	char		 q;
 
-	if (s >= e || *s != '`')
+	if (s >= e || (*s != '`' && *s != '"'))
 		return 0;
+	q = *s;
 	while (p < e) {
-		if (*p == '`') {
-			if (p + 1 < e && p[1] == '`') {
+		if (*p == q) {
+			if (p + 1 < e && p[1] == q) {
 				p += 2;
 				continue;
 			}
@@ -297,10 +302,11 @@ add_ddl_renamed(struct buf *b, const char *ddl, size_t len, const char *from,
 static size_t
 definer_span(const char *ddl, size_t len, size_t *skip_at)
 {
-	const char	*e = ddl + len, *q = memchr(ddl, '`', len), *p;
+	const char	*e = ddl + len, *q, *p;
 	size_t		 l;
 
-	if (q == NULL || q - ddl < 9 || memcmp(q - 8, "DEFINER=", 8) != 0 ||
+	q = ddl + strcspn(ddl, "`\"'");
+	if (q >= e || q - ddl < 9 || memcmp(q - 8, "DEFINER=", 8) != 0 ||
 	    q[-9] != ' ')
 		return 0;
 	if ((l = ident_len(q, e)) == 0)
@@ -464,7 +470,7 @@ set_attr(struct buf *b, const struct rp_object *ob, const char *key,
 	*first = 0;
 	buf_adds(b, var);
 	buf_addc(b, '=');
-	if (strcmp(key, "sql_mode") == 0) {
+	if (strcmp(key, "sql_mode") == 0 || strcmp(key, "time_zone") == 0) {
 		quote_string(b, v, strlen(v));
 		return;
 	}
@@ -555,7 +561,8 @@ do_object(struct r2s *st, const struct rp_object *ob)
 		buf_adds(&st->out, "/*!50003 SET @rp_saved_cs_client="
 		    "@@character_set_client, @rp_saved_cs_results="
 		    "@@character_set_results, @rp_saved_col_connection="
-		    "@@collation_connection, @rp_saved_sql_mode=@@sql_mode */");
+		    "@@collation_connection, @rp_saved_sql_mode=@@sql_mode, "
+		    "@rp_saved_time_zone=@@time_zone */");
 		if (stmt_end(st, ";") == -1)
 			return -1;
 		set_attr(&st->out, ob, "character_set_client",
@@ -565,6 +572,7 @@ do_object(struct r2s *st, const struct rp_object *ob)
 		set_attr(&st->out, ob, "collation_connection",
 		    "collation_connection", &first);
 		set_attr(&st->out, ob, "sql_mode", "sql_mode", &first);
+		set_attr(&st->out, ob, "time_zone", "time_zone", &first);
 		if (!first) {
 			buf_adds(&st->out, " */");
 			if (stmt_end(st, ";") == -1)
@@ -609,11 +617,23 @@ do_object(struct r2s *st, const struct rp_object *ob)
 			return -1;
 	}
 	r = 0;
+	if (ob->kind == OBJ_SEQUENCE && (cdb = rp_kv_get(&ob->attrs,
+	    "next_value")) != NULL && *cdb != '\0' &&
+	    strspn(cdb + (*cdb == '-'), "0123456789") == strlen(cdb) -
+	    (*cdb == '-')) {
+		/* The sequence's state, as mysqldump restores it. */
+		buf_adds(&st->out, "DO SETVAL(");
+		quote_ident(&st->out, tname, strlen(tname));
+		buf_addf(&st->out, ", %s, 0)", cdb);
+		if (stmt_end(st, ";") == -1)
+			return -1;
+	}
 	if (ob->kind != OBJ_TABLE && ob->kind != OBJ_SEQUENCE)
 		r = stmt(st, "/*!50003 SET character_set_client="
 		    "@rp_saved_cs_client, character_set_results="
 		    "@rp_saved_cs_results, collation_connection="
-		    "@rp_saved_col_connection, sql_mode=@rp_saved_sql_mode */");
+		    "@rp_saved_col_connection, sql_mode=@rp_saved_sql_mode, "
+		    "time_zone=@rp_saved_time_zone */");
 	return r;
 }
 
