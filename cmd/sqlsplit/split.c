@@ -142,7 +142,7 @@ enum { END_DELIM, END_EOF, END_GO };
 static int	 emit(struct split *, size_t, size_t, int);
 
 static int
-fail(struct split *s, const char *fmt, ...)
+sfail(struct split *s, const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -157,7 +157,7 @@ fail(struct split *s, const char *fmt, ...)
 }
 
 static void
-warn(struct split *s, const char *fmt, ...)
+swarn(struct split *s, const char *fmt, ...)
 {
 	char	 msg[512];
 	va_list	 ap;
@@ -357,7 +357,7 @@ add_cut(struct split *s, uint64_t start, uint64_t end)
 	if (s->ncuts == s->cutcap) {
 		n = s->cutcap ? s->cutcap * 2 : 16;
 		if ((c = reallocarray(s->cuts, n, sizeof(*c))) == NULL)
-			return fail(s, "out of memory");
+			return sfail(s, "out of memory");
 		s->cuts = c;
 		s->cutcap = n;
 	}
@@ -419,13 +419,13 @@ set_delimiter(struct split *s, const char *line, size_t n, int short_cmd,
 		n = CMDLINE_MAX;
 	if (!get_arg(line, n, short_cmd, arg, sizeof(arg), &alen) ||
 	    alen == 0) {
-		warn(s, "line %llu: DELIMITER must be followed by a "
+		swarn(s, "line %llu: DELIMITER must be followed by a "
 		    "'delimiter' character or string",
 		    (unsigned long long)line_at(s, off));
 		return;
 	}
 	if (memchr(arg, '\\', alen) != NULL) {
-		warn(s, "line %llu: DELIMITER cannot contain a backslash "
+		swarn(s, "line %llu: DELIMITER cannot contain a backslash "
 		    "character", (unsigned long long)line_at(s, off));
 		return;
 	}
@@ -506,7 +506,7 @@ emit_use(struct split *s, const char *line, size_t n, uint64_t off)
 	if (n > CMDLINE_MAX)
 		n = CMDLINE_MAX;
 	if (!get_arg(line, n, 1, arg, sizeof(arg), &alen) || alen == 0) {
-		warn(s, "line %llu: USE must be followed by a database name",
+		swarn(s, "line %llu: USE must be followed by a database name",
 		    (unsigned long long)line_at(s, off));
 		return 0;
 	}
@@ -521,7 +521,7 @@ emit_use(struct split *s, const char *line, size_t n, uint64_t off)
 	buf_reset(&s->db);
 	buf_add(&s->db, arg, alen);
 	if (s->syn.err || s->db.err)
-		return fail(s, "out of memory");
+		return sfail(s, "out of memory");
 	memset(&st, 0, sizeof(st));
 	st.text = s->syn.p;
 	st.len = s->syn.len;
@@ -533,7 +533,7 @@ emit_use(struct split *s, const char *line, size_t n, uint64_t off)
 	st.schema = s->db.p;
 	st.table = "";
 	if (s->cb != NULL && s->cb(s->arg, &st) == -1)
-		return fail(s, "%s", "");
+		return sfail(s, "%s", "");
 	return 0;
 }
 
@@ -557,7 +557,7 @@ run_command(struct split *s, int i, const char *text, size_t n, int short_cmd,
 	case 'u':
 		return emit_use(s, text, n, off);
 	case '.': case '!': case 'r': case 'e': case 'C':
-		return fail(s, "line %llu, offset %llu: mysql client command "
+		return sfail(s, "line %llu, offset %llu: mysql client command "
 		    "'%s' is not supported", (unsigned long long)line_at(s, off),
 		    (unsigned long long)off, name);
 	default:
@@ -633,7 +633,7 @@ marker_line(struct split *s, size_t pos)
 	size_t		 n = s->len - pos, ll;
 	uint64_t	 off = s->base + pos;
 
-	if (n < 16 && !s->eof)
+	if (n < 24 && !s->eof)
 		return 2;
 	if (n >= SQLTRAILER_PREFIX_LEN &&
 	    memcmp(b, SQLTRAILER_PREFIX, SQLTRAILER_PREFIX_LEN) == 0) {
@@ -730,7 +730,7 @@ nul_error(struct split *s, size_t pos)
 {
 	uint64_t	 off = s->base + pos;
 
-	return fail(s, "line %llu, offset %llu: NUL byte in the input "
+	return sfail(s, "line %llu, offset %llu: NUL byte in the input "
 	    "(the mysql client refuses it without --binary-mode)",
 	    (unsigned long long)line_at(s, off), (unsigned long long)off);
 }
@@ -750,7 +750,7 @@ short_command(struct split *s, size_t pos, size_t *np)
 	c = (unsigned char)b[pos + 1];
 	if (c == 'N' || (s->opts.binary_mode && c != 'C')) {
 		if (c != 'N')
-			warn(s, "line %llu: Unknown command '\\%c'.",
+			swarn(s, "line %llu: Unknown command '\\%c'.",
 			    (unsigned long long)line_at(s, off), c);
 		output(s, pos);
 		*np = pos + 2;
@@ -760,7 +760,7 @@ short_command(struct split *s, size_t pos, size_t *np)
 		if (commands[i].c == c)
 			break;
 	if (commands[i].name == NULL) {
-		warn(s, "line %llu: Unknown command '\\%c'.",
+		swarn(s, "line %llu: Unknown command '\\%c'.",
 		    (unsigned long long)line_at(s, off), c);
 		output(s, pos);
 		*np = pos + 2;
@@ -1069,7 +1069,7 @@ make_room(struct split *s)
 	while (ncap - s->len < SPLIT_CHUNK / 2)
 		ncap = ncap + ncap / 2 + SPLIT_CHUNK;
 	if ((p = realloc(s->buf, ncap + 1)) == NULL)
-		return fail(s, "out of memory for a statement of %zu bytes",
+		return sfail(s, "out of memory for a statement of %zu bytes",
 		    s->len);
 	s->buf = p;
 	s->cap = ncap;
@@ -1108,7 +1108,7 @@ split_fd(struct split *s, int fd)
 		if (r == -1) {
 			if (errno == EINTR)
 				continue;
-			return fail(s, "read: %s", strerror(errno));
+			return sfail(s, "read: %s", strerror(errno));
 		}
 		if (r == 0)
 			break;
@@ -1128,20 +1128,20 @@ check_trailer(struct split *s)
 
 	if (s->tr_seen != 0 && s->tr_end == end) {
 		if (s->tr_seen == -1)
-			return fail(s, "line %llu: malformed or cut rowpipe "
+			return sfail(s, "line %llu: malformed or cut rowpipe "
 			    "trailer line", (unsigned long long)line_at(s,
 			    s->tr_off));
 		if (s->tr.bytes != s->tr_off)
-			return fail(s, "trailer mismatch: %llu bytes before "
+			return sfail(s, "trailer mismatch: %llu bytes before "
 			    "the trailer, it says %llu (input damaged or "
 			    "truncated)", (unsigned long long)s->tr_off,
 			    (unsigned long long)s->tr.bytes);
 		if (s->tr.statements != s->tr_stmts)
-			return fail(s, "trailer mismatch: %llu statements, "
+			return sfail(s, "trailer mismatch: %llu statements, "
 			    "it says %llu", (unsigned long long)s->tr_stmts,
 			    (unsigned long long)s->tr.statements);
 		if (s->tr.xxh3 != s->tr_hash)
-			return fail(s, "trailer mismatch: xxh3 %016llx, it "
+			return sfail(s, "trailer mismatch: xxh3 %016llx, it "
 			    "says %016llx (input damaged)",
 			    (unsigned long long)s->tr_hash,
 			    (unsigned long long)s->tr.xxh3);
@@ -1149,10 +1149,10 @@ check_trailer(struct split *s)
 		return 0;
 	}
 	if (s->opts.require_trailer)
-		return fail(s, "truncated: no rowpipe trailer line at the end "
+		return sfail(s, "truncated: no rowpipe trailer line at the end "
 		    "of the input (%llu bytes)", (unsigned long long)end);
 	if (s->dump_hdr && s->dump_done_end != end)
-		return fail(s, "truncated: mysqldump output does not end "
+		return sfail(s, "truncated: mysqldump output does not end "
 		    "with its '-- Dump completed' line (%llu bytes)",
 		    (unsigned long long)end);
 	return 0;
@@ -1178,14 +1178,14 @@ split_finish(struct split *s)
 	hash_to(s, s->base + s->len);
 	if (s->q) {
 		off = s->q_start;
-		return fail(s, "truncated: unterminated %s starting at line "
+		return sfail(s, "truncated: unterminated %s starting at line "
 		    "%llu, offset %llu", s->q == '`' ? "quoted identifier" :
 		    "string", (unsigned long long)line_at(s, off),
 		    (unsigned long long)off);
 	}
 	if (s->mlc) {
 		off = s->mlc_start;
-		return fail(s, "truncated: unterminated comment starting at "
+		return sfail(s, "truncated: unterminated comment starting at "
 		    "line %llu, offset %llu", (unsigned long long)(s->started ?
 		    line_at(s, off) : s->mlc_line), (unsigned long long)off);
 	}
@@ -1391,9 +1391,16 @@ skip_modifiers(struct lexer *l, struct tok *t)
 		if (kw(t, "OR") || kw(t, "REPLACE") || kw(t, "TEMPORARY") ||
 		    kw(t, "AGGREGATE") || kw(t, "UNIQUE") ||
 		    kw(t, "FULLTEXT") || kw(t, "SPATIAL") || kw(t, "ONLINE") ||
-		    kw(t, "OFFLINE") || kw(t, "IGNORE") || kw(t, "SQL") ||
-		    kw(t, "SECURITY") || kw(t, "INVOKER")) {
+		    kw(t, "OFFLINE") || kw(t, "IGNORE")) {
 			lex(l, t);
+			continue;
+		}
+		if (kw(t, "SQL")) {		/* SQL SECURITY x */
+			lex(l, t);
+			if (kw(t, "SECURITY")) {
+				lex(l, t);
+				lex(l, t);
+			}
 			continue;
 		}
 		if (kw(t, "ALGORITHM")) {
@@ -1565,7 +1572,7 @@ track_set(struct split *s, struct lexer *l)
 		} else if (kw(&name, "SQL_MODE") && !global) {
 			m = mode_value(s, l, &t);
 			if (m == -1)
-				warn(s, "cannot follow this sql_mode change; "
+				swarn(s, "cannot follow this sql_mode change; "
 				    "backslash handling may differ from the "
 				    "server's");
 			else
@@ -1805,11 +1812,11 @@ emit(struct split *s, size_t start, size_t end, int how)
 	st.offset = off;
 	st.kind = classify(s, text, len);
 	if (s->db.err || s->schema.err || s->table.err)
-		return fail(s, "out of memory");
+		return sfail(s, "out of memory");
 	st.db = s->db.p ? s->db.p : "";
 	st.schema = s->schema.p ? s->schema.p : "";
 	st.table = s->table.p ? s->table.p : "";
 	if (s->cb != NULL && s->cb(s->arg, &st) == -1)
-		return fail(s, "%s", "");
+		return sfail(s, "%s", "");
 	return 0;
 }
