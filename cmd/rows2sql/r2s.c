@@ -325,35 +325,54 @@ definer_span(const char *ddl, size_t len, size_t *skip_at)
 }
 
 /*
- * Append text with every `old`. (a schema qualifier outside string
- * literals and comments) replaced by `new`.
+ * Append text with the qualified references `db`. and `db`.`table` (outside
+ * string literals and comments) renamed by --rename-db and --rename, as
+ * SHOW CREATE VIEW writes them.
  */
 static void
-add_renamed_refs(struct buf *b, const char *s, size_t len, const char *old,
-    const char *new)
+add_renamed_refs(struct r2s *st, struct buf *b, const char *s, size_t len,
+    const char *db)
 {
-	const char	*e = s + len, *p = s, *run = s;
-	struct buf	 q = BUF_INIT;
-	size_t		 l;
+	const char	*e = s + len, *p = s, *run = s, *t, *nt;
+	struct buf	 q = BUF_INIT, tq = BUF_INIT;
+	size_t		 l, tl, i;
 	char		 c;
 
-	quote_ident(&q, old, strlen(old));
+	quote_ident(&q, db, strlen(db));
 	while (p < e) {
 		c = *p;
-		if (c == '\'' || c == '"') {
+		if (c == '\'' || (c == '"' && ident_len(p, e) == 0)) {
 			for (p++; p < e && *p != c; p++)
 				if (*p == '\\' && p + 1 < e)
 					p++;
 			p++;
-		} else if (c == '`') {
-			l = ident_len(p, e);
-			if (l == 0)
+		} else if (c == '`' || c == '"') {
+			if ((l = ident_len(p, e)) == 0)
 				break;
 			if (l == q.len && memcmp(p, q.p, l) == 0 &&
 			    p + l < e && p[l] == '.') {
 				buf_add(b, run, (size_t)(p - run));
-				quote_ident(b, new, strlen(new));
-				run = p + l;
+				t = target_db(st, db);
+				quote_ident(b, t, strlen(t));
+				buf_addc(b, '.');
+				run = p += l + 1;
+				if ((tl = ident_len(p, e)) == 0)
+					continue;
+				/* The table: renamed if --rename names it. */
+				for (i = 0; i < st->o->nrenames; i++) {
+					nt = st->o->renames[i].old;
+					buf_reset(&tq);
+					quote_ident(&tq, nt, strlen(nt));
+					if (tq.len == tl && memcmp(tq.p, p, tl) == 0 &&
+					    strcmp(target_table(st, db, nt), nt)) {
+						nt = target_table(st, db, nt);
+						quote_ident(b, nt, strlen(nt));
+						run = p + tl;
+						break;
+					}
+				}
+				p += tl;
+				continue;
 			}
 			p += l;
 		} else if (c == '/' && p + 1 < e && p[1] == '*') {
@@ -367,10 +386,86 @@ add_renamed_refs(struct buf *b, const char *s, size_t len, const char *old,
 		} else
 			p++;
 	}
-	if (p > e)
-		p = e;
+	if (run > e)
+		run = e;
 	buf_add(b, run, (size_t)(e - run));
 	buf_release(&q);
+	buf_release(&tq);
+}
+
+/*
+ * The next token of SQL text from *pp: a quoted identifier or a word
+ * (letters, digits, _ and $), skipping blanks and comments.  Returns its
+ * length (0 at the end or at other characters) and sets *tok.
+ */
+static size_t
+next_token(const char **pp, const char *e, const char **tok)
+{
+	const char	*p = *pp, *q;
+	size_t		 l;
+
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' ||
+		    *p == '\r'))
+			p++;
+		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+			q = memmem(p + 2, (size_t)(e - p - 2), "*/", 2);
+			p = q ? q + 2 : e;
+		} else if (p + 2 < e && p[0] == '-' && p[1] == '-' &&
+		    (p[2] == ' ' || p[2] == '\t')) {
+			q = memchr(p, '\n', (size_t)(e - p));
+			p = q ? q : e;
+		} else
+			break;
+	}
+	*tok = p;
+	if ((l = ident_len(p, e)) == 0)
+		while (p + l < e && (((p[l] | 0x20) >= 'a' && (p[l] | 0x20) <=
+		    'z') || (p[l] >= '0' && p[l] <= '9') || p[l] == '_' ||
+		    p[l] == '$' || (unsigned char)p[l] >= 0x80))
+			l++;
+	*pp = p + l;
+	return l;
+}
+
+/*
+ * Append a CREATE TRIGGER text with the table after ON renamed from old
+ * to new (quoted), or as it is when it names another table.
+ */
+static void
+add_trigger_renamed(struct buf *b, const char *s, size_t len, const char *old,
+    const char *new)
+{
+	const char	*e = s + len, *p = s, *tok, *name = NULL;
+	size_t		 l, nl = 0;
+	int		 state = 0;	/* 0: before TRIGGER, 1: before ON */
+
+	while ((l = next_token(&p, e, &tok)) > 0 || (p < e && ++p)) {
+		if (l == 0)
+			continue;
+		if (state == 0 && l == 7 && strncasecmp(tok, "TRIGGER", 7) == 0)
+			state = 1;
+		else if (state == 1 && l == 2 && strncasecmp(tok, "ON", 2) == 0) {
+			name = tok = NULL;
+			if ((nl = next_token(&p, e, &name)) == 0)
+				break;
+			/* db.table: the table is the part after the dot. */
+			if (p < e && *p == '.') {
+				p++;
+				if ((nl = next_token(&p, e, &name)) == 0)
+					break;
+			}
+			break;
+		}
+	}
+	if (name != NULL && nl > 0 && ((ident_len(name, e) == nl &&
+	    ident_eq(name, nl, old)) || (ident_len(name, e) == 0 &&
+	    strlen(old) == nl && memcmp(name, old, nl) == 0))) {
+		buf_add(b, s, (size_t)(name - s));
+		quote_ident(b, new, strlen(new));
+		buf_add(b, name + nl, (size_t)(e - name - nl));
+	} else
+		buf_add(b, s, len);
 }
 
 /* Objects. */
@@ -493,7 +588,7 @@ ddl_text(struct r2s *st, const struct rp_object *ob, const char *db,
 	const char	*ddl = ob->ddl;
 	size_t		 len = ob->ddl_len, at = 0, skip = 0;
 	struct buf	 t = BUF_INIT;
-	const char	*tdb = target_db(st, db);
+	const char	*tdb = target_db(st, db), *trg;
 
 	if (st->o->skip_definer && ob->kind != OBJ_TABLE &&
 	    ob->kind != OBJ_SEQUENCE)
@@ -503,6 +598,15 @@ ddl_text(struct r2s *st, const struct rp_object *ob, const char *db,
 		buf_add(&t, ddl + at + skip, len - at - skip);
 	} else
 		buf_add(&t, ddl, len);
+	if (ob->kind == OBJ_TRIGGER && (trg = rp_kv_get(&ob->attrs,
+	    "table")) != NULL && strcmp(target_table(st, db, trg), trg) != 0) {
+		struct buf	 r = BUF_INIT;
+
+		add_trigger_renamed(&r, t.p, t.len, trg,
+		    target_table(st, db, trg));
+		buf_release(&t);
+		t = r;
+	}
 	if (ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE) {
 		if (add_ddl_renamed(b, t.p, t.len, ob->name,
 		    target_table(st, db, ob->name), NULL) == -1) {
@@ -510,8 +614,8 @@ ddl_text(struct r2s *st, const struct rp_object *ob, const char *db,
 			return fail(st, "%s.%s: no name in its DDL", db,
 			    ob->name);
 		}
-	} else if (strcmp(tdb, db) != 0)
-		add_renamed_refs(b, t.p, t.len, db, tdb);
+	} else if (strcmp(tdb, db) != 0 || st->o->nrenames > 0)
+		add_renamed_refs(st, b, t.p, t.len, db);
 	else
 		buf_add(b, t.p, t.len);
 	buf_release(&t);
