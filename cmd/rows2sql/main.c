@@ -20,24 +20,31 @@
 #endif
 
 static __dead void
-usage(void)
+usage_to(FILE *fp, int status)
 {
-	fprintf(stderr, "usage: %s [--hex-blob | --no-hex-blob] "
+	fprintf(fp, "usage: %s [--hex-blob | --no-hex-blob] "
 	    "[--insert=insert|ignore|replace|upsert]\n"
 	    "\t[--max-allowed-packet=size] [--max-statement-size=size] "
 	    "[--no-create]\n"
-	    "\t[--no-create-db] [--no-data] [--rename=old=new] "
-	    "[--rename-db=old=new]\n"
-	    "\t[--skip-definer] [--skip-drop] [--tables=name,...] [file]\n",
+	    "\t[--no-create-db] [--no-data] [--progress | --no-progress]\n"
+	    "\t[--rename=old=new] [--rename-db=old=new]"
+	    " [--skip-definer] [--skip-drop]\n"
+	    "\t[--tables=name,...] [file]\n",
 	    getprogname());
-	exit(2);
+	exit(status);
+}
+
+static __dead void
+usage(void)
+{
+	usage_to(stderr, 2);
 }
 
 enum {
 	OPT_HEX_BLOB = 256, OPT_NO_HEX_BLOB, OPT_INSERT, OPT_MAX_PACKET,
 	OPT_MAX_STMT, OPT_NO_CREATE, OPT_NO_CREATE_DB, OPT_NO_DATA,
 	OPT_RENAME, OPT_RENAME_DB, OPT_SKIP_DEFINER, OPT_SKIP_DROP,
-	OPT_TABLES, OPT_HELP, OPT_VERSION
+	OPT_TABLES, OPT_HELP, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS
 };
 
 static const struct option longopts[] = {
@@ -51,6 +58,8 @@ static const struct option longopts[] = {
 	{ "no-create-info",	no_argument,		NULL, OPT_NO_CREATE },
 	{ "no-create-db",	no_argument,		NULL, OPT_NO_CREATE_DB },
 	{ "no-data",		no_argument,		NULL, OPT_NO_DATA },
+	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
+	{ "no-progress",	no_argument,		NULL, OPT_NO_PROGRESS },
 	{ "rename",		required_argument,	NULL, OPT_RENAME },
 	{ "rename-db",		required_argument,	NULL, OPT_RENAME_DB },
 	{ "skip-definer",	no_argument,		NULL, OPT_SKIP_DEFINER },
@@ -145,6 +154,7 @@ main(int argc, char *argv[])
 	o.hex_blob = 1;
 	o.max_stmt = R2S_MAX_STMT_DEFAULT;
 	o.max_packet = R2S_MAX_PACKET_DEFAULT;
+	o.progress = -1;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_HEX_BLOB:
@@ -200,10 +210,17 @@ main(int argc, char *argv[])
 		case OPT_TABLES:
 			add_tables(&o, optarg);
 			break;
+		case OPT_PROGRESS:
+			o.progress = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			o.progress = 0;
+			break;
 		case OPT_VERSION:
 			printf("rows2sql %s\n", ROWS2SQL_VERSION);
 			return 0;
 		case OPT_HELP:
+			usage_to(stdout, 0);
 		default:
 			usage();
 		}

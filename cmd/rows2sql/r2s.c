@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "frame.h"
+#include "progress.h"
 #include "quote.h"
 #include "sqltrailer.h"
 #include "util.h"
@@ -69,6 +70,9 @@ struct r2s {
 	size_t		 limit;		/* max statement bytes for the target */
 	size_t		 max_stmt;
 
+	struct progress	*prog;
+	uint64_t	 tot_tables, tot_rows;
+
 	const struct frame *f;		/* frame being converted */
 	char		 errbuf[512];
 };
@@ -104,6 +108,7 @@ out_flush(struct r2s *st)
 		return -1;
 	}
 	st->written += st->out.len;
+	progress_add(st->prog, 0, 0, st->out.len);
 	st->out.len = 0;
 	st->committed = 0;
 	return 0;
@@ -126,6 +131,7 @@ out_flush_committed(struct r2s *st)
 		return -1;
 	}
 	st->written += c;
+	progress_add(st->prog, 0, 0, c);
 	memmove(st->out.p, st->out.p + c, rest);
 	st->out.len = rest;
 	st->out.p[rest] = '\0';
@@ -839,6 +845,14 @@ do_table(struct r2s *st, const struct frame *f)
 	st->tbls = nt;
 	st->tbls[st->ntbls++] = tb;
 	tb->keep = keep_table(st, t->schema, t->name) && !st->o->no_data;
+	if (tb->keep) {
+		const char *est = rp_kv_get(&t->attrs, "rows_estimate");
+
+		st->tot_tables++;
+		if (est != NULL)
+			st->tot_rows += strtoull(est, NULL, 10);
+		progress_total(st->prog, st->tot_tables, st->tot_rows, 0);
+	}
 	tb->db = (char *)target_db(st, t->schema);
 	tb->name = (char *)target_table(st, t->schema, t->name);
 
@@ -1074,6 +1088,7 @@ do_rows(struct r2s *st, const struct frame *f)
 		tb->rows += r.nrows;
 		return 0;
 	}
+	progress_add(st->prog, 0, r.nrows, 0);
 	while ((k = dec_rows_next(&r, tb->vals, tb->t->ncols)) == 1) {
 		tb->rows++;
 		if (add_row(st, tb) == -1)
@@ -1101,6 +1116,8 @@ do_table_end(struct r2s *st, const struct frame *f)
 	if (rows != tb->rows)
 		return fail(st, "%s.%s: %" PRIu64 " rows announced, %" PRIu64
 		    " received", tb->t->schema, tb->t->name, rows, tb->rows);
+	if (tb->keep)
+		progress_add(st->prog, 1, 0, 0);
 	if (st->open == tb)
 		return close_insert(st);
 	return 0;
@@ -1275,6 +1292,8 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 	    o->max_packet - R2S_PACKET_SLACK : o->max_packet / 2;
 	st.max_stmt = o->max_stmt < st.limit ? o->max_stmt : st.limit;
 	if ((fr = frame_reader_new(fd, 0)) == NULL ||
+	    (st.prog = progress_new("rows2sql", "tables", o->progress)) ==
+	    NULL ||
 	    (st.xxh = r2s_hash_new()) == NULL) {
 		snprintf(msg, sizeof(msg), "%s", strerror(ENOMEM));
 		goto out;
@@ -1311,6 +1330,11 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 		snprintf(msg, sizeof(msg), "%s", st.errbuf[0] ? st.errbuf :
 		    "out of memory");
 out:
+	if (r == 0)
+		progress_done(st.prog);
+	else if (st.prog != NULL)
+		progress_clear(st.prog);
+	progress_free(st.prog);
 	frame_reader_free(fr);
 	r2s_free(&st);
 	*errmsg = msg;

@@ -39,6 +39,7 @@ struct r2s_opts {
 	int			 skip_drop;
 	int			 skip_definer;
 	int			 no_trailer;	/* for debugging only */
+	int			 progress;	/* 1, 0, -1: if stderr is a tty */
 	size_t			 max_stmt;	/* --max-statement-size */
 	size_t			 max_packet;	/* --max-allowed-packet */
 	struct r2s_rename	*renames;
