@@ -5,8 +5,11 @@
  * the first error, the resume point and the summary.
  */
 #include <err.h>
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,31 @@ struct dispatch {
 	size_t		 nwarm;
 	struct buf	 last;		/* the last target found warm */
 };
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/*
+ * SIGINT and SIGTERM stop reading: what was sent commits, the resume point
+ * is printed.  A second signal has the default effect.
+ */
+static void
+catch_signals(void)
+{
+	struct sigaction	 sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static double
 now(void)
@@ -296,10 +324,21 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 	struct frame	 f;
 	struct rp_stmt	 s;
 	enum frame_status st;
+	int		 stop;
 
 	for (;;) {
-		if (d->x->stop)
+		pthread_mutex_lock(&d->x->mu);
+		stop = d->x->stop;
+		pthread_mutex_unlock(&d->x->mu);
+		if (stop)
 			return -1;
+		if (interrupted) {
+			fprintf(stderr, "%s: interrupted (%s) after statement "
+			    "%" PRIu64 "\n", getprogname(), strsignal(interrupted),
+			    d->consumed);
+			*input_err = 3;
+			return -1;
+		}
 		if ((st = frame_read(r, &f)) == FRAME_DONE)
 			return 0;
 		if (st == FRAME_ERR) {
@@ -349,6 +388,7 @@ sx_run(int fd, const struct sx_opts *o)
 	struct sx		 x;
 	struct dispatch		 d;
 	struct frame_reader	*r;
+	struct stat		 sb;
 	double			 t0 = now();
 	int			 rc, input_err = 0, ok;
 
@@ -386,6 +426,9 @@ sx_run(int fd, const struct sx_opts *o)
 		}
 		x.prog = progress_new(getprogname(), "statements",
 		    o->progress);
+		if (x.prog != NULL && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+			progress_total(x.prog, 0, 0, sb.st_size);
+		catch_signals();
 	}
 
 	rc = read_loop(&d, r, &input_err);

@@ -50,6 +50,27 @@ for j in 1 3; do
 	is $? 0 "-j $j: resumed restore exits 0"
 	is "$(checksums $db)" "$(checksums $ref)" "-j $j: resumed restore equals the uninterrupted one"
 	is "$(sql -e "SELECT COUNT(*), SUM(n) FROM $db.u")" "601	601" "-j $j: INSERT ... SELECT saw every row"
+	sql -e "DROP DATABASE $db"
+
+	# SIGINT: stop reading, commit what was sent, print the resume point
+	sqlexec $C -j $j --commit-every 2000 <d.rp 2>err &
+	pid=$!
+	id= n=0
+	while [ -z "$id" ] && [ $n -lt 300 ]; do
+		id=$(sql -e "SELECT id FROM information_schema.PROCESSLIST
+		    WHERE id <> CONNECTION_ID() AND info LIKE '%SLEEP(3)%' LIMIT 1")
+		[ -n "$id" ] || sleep 0.1
+		n=$((n + 1))
+	done
+	kill -INT $pid
+	wait $pid
+	is $? 1 "-j $j: interrupted restore exits 1"
+	like "$(cat err)" "^sqlexec: interrupted \(Interrupt\) after statement [0-9]+" "-j $j: interruption reported"
+	resume=$(sed -n 's/^sqlexec: resume with --skip-to \([0-9]*\)$/\1/p' err)
+	like "$resume" '^[0-9]+$' "-j $j: resume point printed ($resume)"
+	sqlexec $C -j $j --commit-every 2000 --skip-to "${resume:-0}" <d.rp 2>err
+	is $? 0 "-j $j: resumed restore exits 0"
+	is "$(checksums $db)" "$(checksums $ref)" "-j $j: resumed restore equals the uninterrupted one"
 	sql -e "DROP DATABASE $ref; DROP DATABASE $db"
 done
 done_testing
