@@ -235,5 +235,8 @@ main(int argc, char *argv[])
 		err(1, "%s", argv[0]);
 	if (rows2sql(fd, STDOUT_FILENO, &o, &msg) == -1)
 		errx(1, "%s", msg);
+	free(o.renames);
+	free(o.db_renames);
+	free(o.tables);
 	return 0;
 }

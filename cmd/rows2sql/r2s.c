@@ -888,6 +888,9 @@ do_table(struct r2s *st, const struct frame *f)
 		}
 	}
 	buf_adds(p, ") VALUES ");
+	/* An allocated (possibly empty) suffix: memcpy never sees NULL. */
+	if (buf_grow(&tb->suffix, 1) == 0)
+		tb->suffix.p[tb->suffix.len] = '\0';
 	if (n == 0) {
 		/* Only generated columns: rows are implied; write none. */
 		tb->keep = 0;

@@ -146,5 +146,6 @@ main(void)
 		errx(1, "statements=%" PRIu64 ", counted %" PRIu64,
 		    t.statements, c);
 	printf("ok statements=%" PRIu64 " bytes=%" PRIu64 "\n", c, t.bytes);
+	free(s);
 	return 0;
 }

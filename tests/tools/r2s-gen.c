@@ -223,6 +223,17 @@ gen_rows(uint64_t id, uint64_t n)
 	}
 }
 
+static void
+free_cols(struct rp_column *cols, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(cols[i].name);
+		free(cols[i].coltype);
+	}
+}
+
 int
 main(void)
 {
@@ -266,6 +277,7 @@ main(void)
 			(void)ntkv;
 			ck(frame_end(w, FT_TABLE, 0));
 			tid = 0;
+			free_cols(cols, ncols);
 			ncols = 0;
 		}
 		if (strcmp(f[0], "HEADER") == 0) {
@@ -346,13 +358,20 @@ main(void)
 			ck(frame_end(w, FT_STMT, 0));
 		} else if (strcmp(f[0], "TRAILER") == 0) {
 			ck(frame_writer_close(w));
-			frame_writer_free(w);
-			return 0;
+			break;
 		} else
 			errx(1, "bad line: %s", f[0]);
 	}
-	flush_rows();
-	ck(frame_writer_flush(w));
+	if (len == -1) {
+		flush_rows();
+		ck(frame_writer_flush(w));
+	}
 	frame_writer_free(w);
+	free(line);
+	free_cols(cols, ncols);
+	free(cols);
+	free(tschema);
+	free(tname);
+	buf_release(&rows);
 	return 0;
 }
