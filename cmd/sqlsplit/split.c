@@ -375,9 +375,13 @@ static int
 get_arg(const char *p, size_t n, int short_cmd, char *out, size_t outsz,
     size_t *outlen)
 {
-	const char	*e = p + n, *start;
+	const char	*e, *start;
 	size_t		 o = 0;
 	int		 qt = 0;
+
+	/* the client works on C strings */
+	if ((e = memchr(p, '\0', n)) == NULL)
+		e = p + n;
 
 	while (p < e && is_space((unsigned char)*p))
 		p++;
@@ -429,8 +433,6 @@ set_delimiter(struct split *s, const char *line, size_t n, int short_cmd,
 		    "character", (unsigned long long)line_at(s, off));
 		return;
 	}
-	if (memchr(arg, '\0', alen) != NULL)
-		alen = strlen(arg);
 	if (alen > DELIM_MAX)
 		alen = DELIM_MAX;
 	memcpy(s->delim, arg, alen);
@@ -981,10 +983,12 @@ scan(struct split *s)
 			NEED(s->dlen);
 			if (len - pos >= s->dlen &&
 			    memcmp(b + pos, s->delim, s->dlen) == 0) {
+				/* the statement may change the delimiter */
+				np = pos + s->dlen;
 				if (s->started &&
 				    emit(s, s->stmt_start, pos, END_DELIM) == -1)
 					return -1;
-				pos += s->dlen;
+				pos = np;
 				continue;
 			}
 		}
@@ -1042,10 +1046,10 @@ more:
 
 /*
  * Drop the input before the statement in progress (hashing and counting
- * its lines first) and make room for at least SPLIT_CHUNK / 2 more bytes.
+ * its lines first) and make room for at least want more bytes.
  */
 static int
-make_room(struct split *s)
+make_room(struct split *s, size_t want)
 {
 	size_t	 keep = s->started ? s->stmt_start : s->pos, ncap;
 	char	*p;
@@ -1063,11 +1067,11 @@ make_room(struct split *s)
 		if (s->started)
 			s->stmt_start -= keep;
 	}
-	if (s->cap - s->len >= SPLIT_CHUNK / 2)
+	if (s->cap - s->len >= want)
 		return 0;
-	ncap = s->cap ? s->cap : SPLIT_CHUNK;
-	while (ncap - s->len < SPLIT_CHUNK / 2)
-		ncap = ncap + ncap / 2 + SPLIT_CHUNK;
+	ncap = s->cap + s->cap / 2;
+	if (ncap < s->len + want)
+		ncap = s->len + want;
 	if ((p = realloc(s->buf, ncap + 1)) == NULL)
 		return sfail(s, "out of memory for a statement of %zu bytes",
 		    s->len);
@@ -1083,7 +1087,7 @@ split_feed(struct split *s, const void *data, size_t n)
 	size_t		 k;
 
 	while (n > 0 && !s->stopped) {
-		if (make_room(s) == -1)
+		if (make_room(s, n < SPLIT_CHUNK / 2 ? n : SPLIT_CHUNK / 2) == -1)
 			return -1;
 		k = s->cap - s->len < n ? s->cap - s->len : n;
 		memcpy(s->buf + s->len, p, k);
@@ -1102,7 +1106,7 @@ split_fd(struct split *s, int fd)
 	ssize_t	 r;
 
 	while (!s->stopped) {
-		if (make_room(s) == -1)
+		if (make_room(s, SPLIT_CHUNK) == -1)
 			return -1;
 		r = read(fd, s->buf + s->len, s->cap - s->len);
 		if (r == -1) {
@@ -1254,8 +1258,11 @@ lex(struct lexer *l, struct tok *t)
 			if (q < e && *q == '!') {
 				q++;
 				ver = 0;
-				while (q < e && isdigit((unsigned char)*q))
-					ver = ver * 10 + (*q++ - '0');
+				while (q < e && isdigit((unsigned char)*q)) {
+					if (ver < 10000000)
+						ver = ver * 10 + (*q - '0');
+					q++;
+				}
 				if (ver < 999900) {
 					l->depth++;
 					p = q;
@@ -1686,7 +1693,7 @@ classify(struct split *s, const char *p, size_t n)
 	} else if (kw(&t, "USE")) {
 		kind = STK_USE;
 		lex(&l, &t);
-		if (ident(&t, &s->schema) == 0) {
+		if (ident(&t, &s->schema) == 0 && s->schema.len > 0) {
 			buf_reset(&s->db);
 			buf_add(&s->db, s->schema.p, s->schema.len);
 		}
