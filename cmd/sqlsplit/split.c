@@ -13,6 +13,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,8 @@ struct split {
 	int		 eof;
 	size_t		 bom;		/* 3 if the input starts with one */
 	int		 stopped;	/* quit/exit seen, or an error */
+	int		 sandbox;	/* \- seen: no source */
+	int		 depth;		/* of source commands */
 	int		 failed;
 
 	/* lexer state: add_line()'s in_string, ml_comment, ss_comment */
@@ -140,6 +143,7 @@ static const struct {
 enum { END_DELIM, END_EOF, END_GO };
 
 static int	 emit(struct split *, size_t, size_t, int);
+static void	 build_tables(struct split *);
 
 static int
 sfail(struct split *s, const char *fmt, ...)
@@ -540,6 +544,76 @@ emit_use(struct split *s, const char *line, size_t n, uint64_t off)
 }
 
 /*
+ * com_source(): split another file in the middle of this input, sharing
+ * the delimiter, sql_mode, USE database and statement numbers.  Paths are
+ * relative to the working directory, as for the client.
+ */
+static int
+source_file(struct split *s, const char *text, size_t n, int short_cmd,
+    uint64_t off)
+{
+	struct split_opts o = s->opts;
+	struct split	*c;
+	char		 path[CMDLINE_MAX + 1];
+	size_t		 plen;
+	int		 fd, r;
+
+	if (s->sandbox)
+		return sfail(s, "line %llu: 'source' is not allowed in sandbox "
+		    "mode", (unsigned long long)line_at(s, off));
+	if (s->depth >= 16)
+		return sfail(s, "line %llu: 'source' nested too deeply",
+		    (unsigned long long)line_at(s, off));
+	if (!get_arg(text, n, short_cmd, path, sizeof(path), &plen) ||
+	    plen == 0)
+		return sfail(s, "line %llu: 'source' without a file name",
+		    (unsigned long long)line_at(s, off));
+	while (plen > 0 && (is_space((unsigned char)path[plen - 1]) ||
+	    iscntrl((unsigned char)path[plen - 1])))
+		path[--plen] = '\0';
+	if ((fd = open(path, O_RDONLY)) == -1)
+		return sfail(s, "line %llu: source %s: %s",
+		    (unsigned long long)line_at(s, off), path, strerror(errno));
+	o.require_trailer = 0;
+	if ((c = split_new(&o, s->cb, s->arg)) == NULL) {
+		close(fd);
+		return sfail(s, "out of memory");
+	}
+	split_set_warn(c, s->warn, s->warn_arg);
+	memcpy(c->delim, s->delim, sizeof(c->delim));
+	c->dlen = s->dlen;
+	c->mode = s->mode;
+	c->mode0 = s->mode0;
+	memcpy(c->uvars, s->uvars, sizeof(c->uvars));
+	c->nuvars = s->nuvars;
+	c->nstmt = s->nstmt;
+	c->depth = s->depth + 1;
+	if (s->db.len > 0)
+		buf_add(&c->db, s->db.p, s->db.len);
+	build_tables(c);
+	r = split_fd(c, fd);
+	close(fd);
+	if (r == -1 && *c->err != '\0')
+		sfail(s, "source %s: %s", path, c->err);
+	else if (r == -1)
+		sfail(s, "%s", "");
+	memcpy(s->delim, c->delim, sizeof(s->delim));
+	s->dlen = c->dlen;
+	s->mode = c->mode;
+	memcpy(s->uvars, c->uvars, sizeof(s->uvars));
+	s->nuvars = c->nuvars;
+	s->nstmt = c->nstmt;
+	buf_reset(&s->db);
+	if (c->db.len > 0)
+		buf_add(&s->db, c->db.p, c->db.len);
+	split_free(c);
+	build_tables(s);
+	if (s->db.err)
+		return sfail(s, "out of memory");
+	return r;
+}
+
+/*
  * A client command found at the start of a line (read_and_execute()), at
  * the end of a statement (add_line()), or as \x.  Returns 0 (done), 1
  * (quit), -1 (error).
@@ -558,7 +632,12 @@ run_command(struct split *s, int i, const char *text, size_t n, int short_cmd,
 		return 1;
 	case 'u':
 		return emit_use(s, text, n, off);
-	case '.': case '!': case 'r': case 'e': case 'C':
+	case '.':
+		return source_file(s, text, n, short_cmd, off);
+	case '-':
+		s->sandbox = 1;
+		return 0;
+	case '!': case 'r': case 'e': case 'C':
 		return sfail(s, "line %llu, offset %llu: mysql client command "
 		    "'%s' is not supported", (unsigned long long)line_at(s, off),
 		    (unsigned long long)off, name);
@@ -788,6 +867,8 @@ short_command(struct split *s, size_t pos, size_t *np)
 		return 0;
 	}
 	if (!commands[i].params) {
+		if (c == '-')
+			s->sandbox = 1;
 		if (add_cut(s, off, off + 2) == -1)
 			return -1;
 		*np = pos + 2;

@@ -224,7 +224,10 @@ t_client_commands(void **state)
 	check("select 1 \\c select 2;", 0, "select 2");
 	check("select \\N;", 0, "select \\N");
 	check("select 1;\nquit\nselect 2;", 0, "select 1");
-	check("select 1;\nsource x.sql\n", 0, "ERR: 'source' is not");
+	check("select 1;\nsource /nonexistent/x.sql\n", 0,
+	    "ERR: source /nonexistent/x.sql: No such file");
+	check("\\-\nsource /nonexistent/x.sql\n", 0,
+	    "ERR: 'source' is not allowed in sandbox mode");
 	check("select 1;\nsystem ls\n", 0, "ERR: 'system' is not");
 	check("use foo\nselect 1;", O_META,
 	    "use foo. [foo] use foo ## other . [foo] select 1");
