@@ -1034,7 +1034,8 @@ add_row(struct r2s *st, struct tbl *tb)
 	} else
 		b->p[b->len++] = ',';
 	t0 = b->len;
-	o = row_put(b->p + t0, tb->cols, tb->vals, tb->t->ncols);
+	o = row_put(b->p + t0, tb->cols, tb->vals, tb->t->ncols,
+	    (const char *)st->f->p + st->f->len);
 	b->len = (size_t)(o - b->p);
 	b->p[b->len] = '\0';
 	tl = b->len - t0;

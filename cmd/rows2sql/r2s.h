@@ -111,11 +111,13 @@ char	*value_put(char *o, int k, const char *intro, size_t intro_len,
 	    const char *p, size_t len);
 /*
  * Append the tuple "(v1,v2,...)" of the emitted columns at o, which must
- * have room for 2 + the sum of 1 + VALUE_MAX() over them.  Returns the new
- * end.
+ * have room for 2 + the sum of 1 + VALUE_MAX() over them.  lim (or NULL)
+ * is the end of the memory the values lie in: the loops may read whole
+ * 16-byte blocks up to it.  Returns the new end.
  */
 struct rp_val;
-char	*row_put(char *o, const struct col *, const struct rp_val *, size_t);
+char	*row_put(char *o, const struct col *, const struct rp_val *, size_t,
+	    const char *lim);
 /* The escaped body of a '...' literal (no quotes). */
 char	*escape_put(char *o, const char *p, size_t len);
 /* Hex digits of p, no prefix. */

@@ -166,19 +166,27 @@ utf8_len(const unsigned char *s, const unsigned char *e)
  * valid UTF-8, else NULL is returned.  o has room for 2 * n + 16.
  */
 static inline char *
-escape_body(char *o, const char *p, size_t n, int utf8)
+escape_body(char *o, const char *p, size_t n, int utf8, const char *lim)
 {
 	const unsigned char	*s = (const unsigned char *)p, *e = s + n;
+	const unsigned char	*l = (const unsigned char *)lim;
 	unsigned		 c;
-	size_t			 k;
+	size_t			 k, rem;
 
 	while (s < e) {
 #ifdef __SSE2__
-		if (e - s >= 16) {
+		/*
+		 * 16 bytes at a time; the last block may extend past the value
+		 * (never past lim, the end of readable input), its extra bytes
+		 * masked off.  Output room: 2 * n + 16 bytes.
+		 */
+		rem = (size_t)(e - s);
+		if (rem >= 16 || (l != NULL && s + 16 <= l)) {
 			__m128i	 v = _mm_loadu_si128((const __m128i *)s);
 			unsigned m = special16(v, utf8);
 
-			/* Room: at least 16 more bytes of output remain. */
+			if (rem < 16)
+				m |= 1u << rem;
 			_mm_storeu_si128((__m128i *)o, v);
 			if (m == 0) {
 				o += 16;
@@ -188,7 +196,12 @@ escape_body(char *o, const char *p, size_t n, int utf8)
 			k = (size_t)__builtin_ctz(m);
 			o += k;
 			s += k;
+			if (s == e)
+				break;
 		}
+#else
+		(void)l;
+		(void)rem;
 #endif
 		c = *s;
 		if (c < 0x80 || !utf8) {
@@ -211,7 +224,7 @@ escape_body(char *o, const char *p, size_t n, int utf8)
 char *
 escape_put(char *o, const char *p, size_t n)
 {
-	return escape_body(o, p, n, 0);
+	return escape_body(o, p, n, 0, NULL);
 }
 
 static char *
@@ -245,9 +258,54 @@ copy_checked(char *o, const char *p, size_t n, const unsigned char *ok)
 	return all ? o + n : NULL;
 }
 
+#ifdef __SSE2__
+/* Bits of v's bytes that are digits, or one of up to 5 other characters. */
+static inline unsigned
+digits16(__m128i v, const char *more)
+{
+	__m128i	 x, d;
+
+	/* c - '0' <= 9, unsigned: min(c - '0', 9) == c - '0'. */
+	d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+	x = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+	for (; *more != '\0'; more++)
+		x = _mm_or_si128(x, _mm_cmpeq_epi8(v, _mm_set1_epi8(*more)));
+	return (unsigned)_mm_movemask_epi8(x);
+}
+
+/*
+ * copy_checked for short values whose 16-byte blocks may be read whole
+ * (lim: the end of readable input).  NULL if a byte is not allowed or the
+ * value cannot be read this way.
+ */
+static inline char *
+copy_checked16(char *o, const char *p, size_t n, const char *more,
+    const char *lim)
+{
+	unsigned	 want;
+	__m128i		 v;
+
+	while (n > 0) {
+		if (lim == NULL || p + 16 > lim)
+			return NULL;
+		v = _mm_loadu_si128((const __m128i *)p);
+		want = n >= 16 ? 0xFFFF : (1u << n) - 1;
+		if ((digits16(v, more) & want) != want)
+			return NULL;
+		_mm_storeu_si128((__m128i *)o, v);
+		if (n <= 16)
+			return o + n;
+		o += 16;
+		p += 16;
+		n -= 16;
+	}
+	return o;
+}
+#endif
+
 static inline char *
 value_put_inline(char *o, int k, const char *intro, size_t intro_len,
-    const char *p, size_t n)
+    const char *p, size_t n, const char *lim)
 {
 	const unsigned char	*s = (const unsigned char *)p;
 	char			*r;
@@ -261,12 +319,26 @@ value_put_inline(char *o, int k, const char *intro, size_t intro_len,
 	switch (k) {
 	case VK_NUM:
 		/* Digits, sign, point, exponent; starting like a number. */
-		if (n > 0 && n <= 400 && (numok[s[0]] && s[0] != 'e' &&
-		    s[0] != 'E') && (r = copy_checked(o, p, n, numok)) != NULL)
+		if (n == 0 || n > 400 || !numok[s[0]] || s[0] == 'e' ||
+		    s[0] == 'E')
+			break;	/* as a string: the server converts it */
+#ifdef __SSE2__
+		if (n <= 32 && (r = copy_checked16(o, p, n, "-+.eE", lim)) !=
+		    NULL)
 			return r;
-		break;		/* as a string: the server converts it */
+#endif
+		if ((r = copy_checked(o, p, n, numok)) != NULL)
+			return r;
+		break;
 	case VK_TEMPORAL:
 		*o = '\'';
+#ifdef __SSE2__
+		if (n <= 32 && (r = copy_checked16(o + 1, p, n, "-:. ", lim)) !=
+		    NULL) {
+			*r++ = '\'';
+			return r;
+		}
+#endif
 		if ((r = copy_checked(o + 1, p, n, timeok)) != NULL) {
 			*r++ = '\'';
 			return r;
@@ -276,12 +348,12 @@ value_put_inline(char *o, int k, const char *intro, size_t intro_len,
 		return intro_hex(o, "", 0, p, n);
 	case VK_BINSTR:
 		memcpy(o, "_binary'", 8);
-		o = escape_body(o + 8, p, n, 0);
+		o = escape_body(o + 8, p, n, 0, lim);
 		*o++ = '\'';
 		return o;
 	case VK_UTF8:
 		*o = '\'';
-		if ((r = escape_body(o + 1, p, n, 1)) != NULL) {
+		if ((r = escape_body(o + 1, p, n, 1, lim)) != NULL) {
 			*r++ = '\'';
 			return r;
 		}
@@ -298,7 +370,7 @@ value_put_inline(char *o, int k, const char *intro, size_t intro_len,
 		break;
 	}
 	*o++ = '\'';
-	o = escape_body(o, p, n, 0);
+	o = escape_body(o, p, n, 0, lim);
 	*o++ = '\'';
 	return o;
 }
@@ -307,12 +379,12 @@ char *
 value_put(char *o, int k, const char *intro, size_t intro_len, const char *p,
     size_t n)
 {
-	return value_put_inline(o, k, intro, intro_len, p, n);
+	return value_put_inline(o, k, intro, intro_len, p, n, NULL);
 }
 
 char *
 row_put(char *o, const struct col *cols, const struct rp_val *vals,
-    size_t ncols)
+    size_t ncols, const char *lim)
 {
 	size_t	 i;
 	int	 first = 1;
@@ -325,7 +397,7 @@ row_put(char *o, const struct col *cols, const struct rp_val *vals,
 			*o++ = ',';
 		first = 0;
 		o = value_put_inline(o, cols[i].kind, cols[i].intro,
-		    cols[i].intro_len, vals[i].p, vals[i].len);
+		    cols[i].intro_len, vals[i].p, vals[i].len, lim);
 	}
 	*o++ = ')';
 	return o;
