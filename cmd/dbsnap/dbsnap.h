@@ -185,6 +185,7 @@ __dead void fail(struct snap *, const char *fmt, ...)
 
 /* helpers in schema.c */
 void	 attrs_add(struct attrs *, const char *key, const char *val);
+void	 attrs_free(struct attrs *);
 char	*xstrndup(const char *, size_t);
 char	*xstrdup(const char *);
 void	*xcalloc(size_t, size_t);

@@ -61,6 +61,18 @@ attrs_add(struct attrs *a, const char *key, const char *val)
 }
 
 void
+attrs_free(struct attrs *a)
+{
+	size_t	 i;
+
+	for (i = 0; i < a->n; i++) {
+		free(a->key[i]);
+		free(a->val[i]);
+	}
+	a->n = 0;
+}
+
+void
 obj_push(struct objlist *l, const struct object *o)
 {
 	if (l->n == l->cap) {
@@ -229,8 +241,9 @@ discover_db(struct snap *s, const char *db)
 	}
 	mysql_free_result(r);
 	buf_release(&q);
-	qsort(s->tables + first, s->ntables - first, sizeof(*s->tables),
-	    cmp_table);
+	if (s->ntables > first)
+		qsort(s->tables + first, s->ntables - first,
+		    sizeof(*s->tables), cmp_table);
 	for (i = 0; i < s->o->ntables; i++) {
 		for (j = first; j < s->ntables; j++)
 			if (strcmp(s->tables[j]->name, s->o->tables[i]) == 0)
@@ -735,6 +748,7 @@ list_objects(struct snap *s, const char *db, const char *dbcoll,
 	MYSQL_ROW	 row, row2;
 	struct object	 o;
 	char		*name, *type, *table;
+	struct table	*tt;
 	my_ulonglong	 i, n;
 
 	buf_addf(&q, listq, "");
@@ -751,10 +765,12 @@ list_objects(struct snap *s, const char *db, const char *dbcoll,
 		name = dup_col(r, row, 0);
 		type = dup_col(r, row, 1);
 		table = kind == OBJ_TRIGGER ? dup_col(r, row, 2) : NULL;
-		if (table != NULL) {
-			struct table *t = find_table(s, db, table);
-			if (t == NULL || t->is_view)
-				continue;
+		if (table != NULL && ((tt = find_table(s, db, table)) == NULL ||
+		    tt->is_view)) {
+			free(name);
+			free(type);
+			free(table);
+			continue;
 		}
 		memset(&o, 0, sizeof(o));
 		o.kind = kind;

@@ -142,6 +142,7 @@ write_header(struct snap *s)
 	if (frame_end(s->fw, FT_HEADER, 0) == -1)
 		write_failed(s);
 	pthread_mutex_unlock(&s->out_mu);
+	attrs_free(&h);
 }
 
 void
@@ -212,10 +213,7 @@ write_table(struct snap *s, struct table *t)
 		write_failed(s);
 	pthread_mutex_unlock(&s->out_mu);
 	free(rt.cols);
-	for (i = 0; i < a.n; i++) {
-		free(a.key[i]);
-		free(a.val[i]);
-	}
+	attrs_free(&a);
 }
 
 /* The table objects of one database (CREATE TABLE / SEQUENCE). */
@@ -239,6 +237,7 @@ write_table_objects(struct snap *s, const char *db)
 		if (t->is_sequence && t->next_value != NULL)
 			attrs_add(&o.attrs, "next_value", t->next_value);
 		write_object(s, &o);
+		attrs_free(&o.attrs);
 	}
 }
 

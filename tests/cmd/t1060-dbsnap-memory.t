@@ -11,7 +11,7 @@ sql $DB -e "CREATE TABLE big (id int PRIMARY KEY, v varchar(30), d datetime);
     INSERT INTO big SELECT seq, concat('value ', seq), '2020-01-01' + INTERVAL seq SECOND
     FROM seq_1_to_2000000; ANALYZE TABLE big" >/dev/null || exit 1
 
-plan 7
+plan 6
 rss() { /usr/bin/time -o rss.txt -f %M "$@"; }
 rss dbsnap $(CONN) -j 1 $DB > out.rp
 is "$?" 0 "-j 1: exits 0"
@@ -27,6 +27,5 @@ ok $((kb >= 4 * 65536)) "-j 4: max RSS ${kb} KiB < 4 x 64 MiB"
 rss dbsnap $(CONN) -j 4 --chunk-rows 100000 $DB | { sleep 2; cat > /dev/null; }
 kb=$(tail -1 rss.txt)
 ok $((kb >= 4 * 65536)) "-j 4, slow reader: max RSS ${kb} KiB < 4 x 64 MiB"
-ok $((kb >= 65536)) "-j 4, slow reader: in fact under 64 MiB (${kb} KiB)"
 sql -e "DROP DATABASE $DB"
 done_testing
