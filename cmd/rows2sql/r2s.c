@@ -1159,10 +1159,12 @@ do_header(struct r2s *st, const struct frame *f)
 		add_clean(&st->out, v);
 		buf_addc(&st->out, '\n');
 	}
-	tz = rp_kv_get(&kv, "time_zone");
-	if (tz == NULL || strlen(tz) != 6 || (tz[0] != '+' && tz[0] != '-') ||
-	    strspn(tz + 1, "0123456789:") != 5)
+	/* The zone TIMESTAMP values were read in (UTC from dbsnap). */
+	if ((tz = rp_kv_get(&kv, "time_zone")) == NULL || *tz == '\0')
 		tz = "+00:00";
+	if (strlen(tz) > 64 || strspn(tz, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/+-:") != strlen(tz))
+		return fail(st, "header: unusable time_zone");
 	buf_adds(&st->out, "\n");
 	if (stmt(st, "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, "
 	    "SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */") == -1 ||
