@@ -30,6 +30,9 @@ struct dispatch {
 	struct buf	 last;		/* the last target found warm */
 };
 
+/* Bytes of the unit that runs alone (first into a table), at most. */
+#define EXCLUSIVE_MAX	((size_t)1 << 20)
+
 static volatile sig_atomic_t interrupted;
 
 static void
@@ -268,7 +271,9 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			sx_set_error(d->x, s->no, "%s", strerror(errno));
 			return -1;
 		}
-		if (d->cur->text.len >= d->o->commit_every)
+		/* the unit that runs alone is kept short */
+		if (d->cur->text.len >= d->o->commit_every ||
+		    (d->exclusive && d->cur->text.len >= EXCLUSIVE_MAX))
 			unit_close(d);
 		return 0;
 	case ACT_BARRIER:
