@@ -37,10 +37,76 @@ sql()       { mariadb --no-defaults -uroot -S "$RP_SOCK" --batch --skip-column-n
 CONN() { echo "--no-defaults -uroot -S $RP_SOCK"; }
 # fresh_db NAME: drop and create a database.
 fresh_db()  { sql -e "DROP DATABASE IF EXISTS \`$1\`; CREATE DATABASE \`$1\`"; }
-# checksums DB: "table checksum" for every base table, sorted.
+# db_sums DB: CHECKSUM TABLE of every base table, names of any bytes.
+db_sums() {
+	sql --raw -e "SELECT CONCAT('CHECKSUM TABLE \`',
+	    REPLACE(table_name, '\`', '\`\`'), '\` EXTENDED;') FROM
+	    information_schema.tables WHERE table_schema = '$1' AND table_type
+	    IN ('BASE TABLE', 'SYSTEM VERSIONED') ORDER BY table_name" |
+	    sql --raw "$1" | sed "s/^$1\\.//"
+}
+# db_hex DB: one line per row, HEX() of every column (history rows of
+# system-versioned tables included), sorted, per table.
+db_hex() {
+	sql --raw -e "SELECT CONCAT('SELECT ', QUOTE(t.table_name),
+	    ', CONCAT_WS(''|'', ', GROUP_CONCAT(CONCAT('IFNULL(HEX(\`',
+	    REPLACE(c.column_name, '\`', '\`\`'), '\`),''N'')')
+	    ORDER BY c.ordinal_position),
+	    IF(t.table_type = 'SYSTEM VERSIONED',
+	    ',HEX(ROW_START),HEX(ROW_END)', ''), ') AS r FROM \`',
+	    REPLACE(t.table_name, '\`', '\`\`'), '\`',
+	    IF(t.table_type = 'SYSTEM VERSIONED', ' FOR SYSTEM_TIME ALL', ''),
+	    ' ORDER BY r;')
+	    FROM information_schema.tables t JOIN information_schema.columns c
+	    USING (table_schema, table_name) WHERE t.table_schema = '$1'
+	    AND t.table_type IN ('BASE TABLE', 'SYSTEM VERSIONED')
+	    GROUP BY t.table_name, t.table_type ORDER BY t.table_name" |
+	    sql --raw "$1"
+}
+# db_objects DB: SHOW CREATE of every table, view, routine, trigger and
+# event, the database name replaced by DB, trigger creation times left out.
+db_objects() {
+	sql --raw -e "
+	    SELECT CONCAT('SHOW CREATE TABLE \`', REPLACE(table_name, '\`',
+	    '\`\`'), '\`;') FROM information_schema.tables WHERE table_schema
+	    = '$1' AND table_type IN ('BASE TABLE', 'SYSTEM VERSIONED')
+	    UNION ALL SELECT CONCAT('SHOW CREATE VIEW \`', table_name, '\`;')
+	    FROM information_schema.views WHERE table_schema = '$1'
+	    UNION ALL SELECT CONCAT('SHOW CREATE ', routine_type, ' \`',
+	    routine_name, '\`;') FROM information_schema.routines WHERE
+	    routine_schema = '$1'
+	    UNION ALL SELECT CONCAT('SHOW CREATE EVENT \`', event_name, '\`;')
+	    FROM information_schema.events WHERE event_schema = '$1'
+	    UNION ALL SELECT CONCAT('SHOW CREATE TRIGGER \`', trigger_name,
+	    '\`;') FROM information_schema.triggers WHERE trigger_schema = '$1'
+	    ORDER BY 1" | sql --raw "$1" | sed -E "s/$1/DB/g;
+	    s/\t[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\.[0-9]{2}\$//"
+}
+# free_port: a free loopback TCP port.
+free_port() {
+	perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1,
+	    LocalAddr => "127.0.0.1", LocalPort => 0)->sockport'
+}
+# checksums DB: "table checksum" for every base table, sorted (simple names).
 checksums() {
 	for t in $(sql -e "SELECT table_name FROM information_schema.tables
 	    WHERE table_schema='$1' AND table_type LIKE '%TABLE' ORDER BY 1"); do
 		sql -e "CHECKSUM TABLE \`$1\`.\`$t\` EXTENDED" | sed "s/^$1\\.//"
 	done
+}
+# load_sakila DB: the sakila sample database from $RP_SHARED, as DB.
+# Call it before plan: it skips the test when the data is not there.
+load_sakila() {
+	sak=$RP_SHARED/data/sakila
+	[ -r "$sak/sakila-schema.sql" ] || skip_all "no sakila in $sak"
+	sql -e "DROP DATABASE IF EXISTS \`$1\`" &&
+	sed -E "s/(SCHEMA( IF EXISTS)?|USE) sakila;/\1 $1;/; s/sakila\./$1./g" \
+	    "$sak/sakila-schema.sql" | sql &&
+	sed -E "s/^USE sakila;/USE $1;/" "$sak/sakila-data.sql" | sql
+}
+# load_alltypes DB: tests/data/alltypes.sql into a fresh DB.
+load_alltypes() {
+	fresh_db "$1" && { echo "SET NAMES utf8mb4; SET SESSION sql_mode='';" \
+	    "SET time_zone='+00:00';"; cat "$RP_TOP/tests/data/alltypes.sql"; } |
+	    sql "$1"
 }
