@@ -63,6 +63,8 @@ main(int argc, char *argv[])
 		errx(2, "-S socket is required");
 	if ((my = mysql_init(NULL)) == NULL)
 		errx(1, "mysql_init");
+	/* the mysql client's default in a UTF-8 locale */
+	mysql_options(my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
 	if (mysql_real_connect(my, NULL, "root", NULL, db, 0, sock,
 	    CLIENT_MULTI_RESULTS) == NULL)
 		errx(1, "connect: %s", mysql_error(my));

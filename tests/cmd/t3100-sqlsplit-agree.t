@@ -1,0 +1,112 @@
+#!/bin/sh
+# sqlsplit agrees with the mysql client on real files: the sakila schema
+# and data in $RP_SHARED/data, and the DELIMITER and comment test files of
+# Debian's mariadb-test package.  Two checks each:
+#  - the same statements: what `mariadb -v` echoes as it sends each one,
+#    against `sqlsplit --print -0`, both with comments removed and blanks
+#    squeezed (the client strips comments; sqlsplit keeps them);
+#  - the same database: the client loads the file into one database,
+#    sqlsplit | stmtexec (tests/tools, one mysql_real_query a statement)
+#    into another; CHECKSUM TABLE of every table and SHOW CREATE of every
+#    object must match.  The client runs with --comments, as sqlsplit keeps
+#    comments inside statements (routine bodies keep theirs).
+. "$(dirname "$0")/../lib.sh"
+need_server
+
+SAKILA=$RP_SHARED/data/sakila
+MT=/usr/share/mysql/mysql-test/main
+
+# norm client|split: one normalized statement a line (see above).  USE is
+# run by the client itself and not echoed, so it is left out of ours.
+norm() {
+	perl -e '
+	my $mode = shift; local $/; my $in = <STDIN>; my @q;
+	if ($mode eq "client") {
+		push @q, $1 while $in =~ /^--------------\n(.*?)\n--------------\n/msg;
+	} else {
+		@q = grep { !/^\s*use\b/i } split /\0/, $in;
+	}
+	for my $s (@q) {
+		$s =~ s{/\*(?![!M]).*?\*/}{ }gs;
+		$s =~ s/(#|--(\s|$)).*$//mg;
+		$s =~ s/\s+/ /g;
+		$s =~ s/^ | $//g;
+		print "$s\n" if length $s;
+	}' "$1"
+}
+
+# dbstate DB: checksums and definitions of everything in DB, DB renamed.
+dbstate() {
+	dbstate_raw "$1" | sed "s/$1/DB/g"
+}
+dbstate_raw() {
+	for t in $(sql -e "SELECT table_name FROM information_schema.tables
+	    WHERE table_schema='$1' AND table_type LIKE '%TABLE' ORDER BY 1"); do
+		sql -e "CHECKSUM TABLE \`$1\`.\`$t\` EXTENDED"
+		sql -e "SHOW CREATE TABLE \`$1\`.\`$t\`"
+	done
+	for v in $(sql -e "SELECT table_name FROM information_schema.views
+	    WHERE table_schema='$1' ORDER BY 1"); do
+		sql -e "SHOW CREATE VIEW \`$1\`.\`$v\`" | cut -f1-2
+	done
+	sql -e "SELECT routine_type, routine_name FROM information_schema.routines
+	    WHERE routine_schema='$1' ORDER BY 1, 2" | while read -r ty n; do
+		sql -e "SHOW CREATE $ty \`$1\`.\`$n\`" | cut -f1-3
+	done
+	for n in $(sql -e "SELECT trigger_name FROM information_schema.triggers
+	    WHERE trigger_schema='$1' ORDER BY 1"); do
+		sql -e "SHOW CREATE TRIGGER \`$1\`.\`$n\`" | cut -f1-3
+	done
+	for n in $(sql -e "SELECT event_name FROM information_schema.events
+	    WHERE event_schema='$1' ORDER BY 1"); do
+		sql -e "SHOW CREATE EVENT \`$1\`.\`$n\`" | cut -f1-4
+	done
+}
+
+client() { mariadb --no-defaults -uroot -S "$RP_SOCK" "$@"; }
+
+# --- sakila: the database name replaced, the clock fixed (triggers use NOW())
+[ -r "$SAKILA/sakila-schema.sql" ] || skip_all "no $SAKILA"
+for x in a b; do
+	for f in schema data; do
+		{ echo "SET timestamp = 1000000000;"
+		  sed -E "s/\\bsakila\\b/t3100_$x/g" "$SAKILA/sakila-$f.sql"; } >$f-$x.sql
+	done
+done
+sql -e "DROP DATABASE IF EXISTS t3100_a; DROP DATABASE IF EXISTS t3100_b"
+client -v --comments <schema-a.sql >c1.out && client -v --comments <data-a.sql >c2.out
+is $? 0 "the client loads sakila"
+sqlsplit schema-b.sql data-b.sql | stmtexec -S "$RP_SOCK"
+is $? 0 "sqlsplit | stmtexec loads sakila"
+sqlsplit --print -0 schema-a.sql >s1.out && sqlsplit --print -0 data-a.sql >s2.out
+for i in 1 2; do
+	norm client <c$i.out >c$i.n
+	norm split <s$i.out >s$i.n
+	is_file s$i.n c$i.n "sakila file $i: the same statements as the client ($(wc -l <c$i.n))"
+done
+dbstate t3100_a >a.st
+dbstate t3100_b >b.st
+is_file b.st a.st "sakila: the same tables, data and objects ($(wc -l <a.st) lines)"
+is "$(grep -c 'CREATE.*PROCEDURE\|CREATE.*FUNCTION' a.st)" 6 \
+    "(procedures and functions compared)"
+is "$(grep -c 'CREATE.*TRIGGER' a.st)" 6 "(triggers compared)"
+sql -e "DROP DATABASE t3100_a; DROP DATABASE t3100_b"
+
+# --- mariadb-test's client test files, from a copy (they use db "test",
+# and source each other by relative path)
+[ -r "$MT/mysql_delimiter.sql" ] || { done_testing; }
+mkdir -p mt/main
+for f in mysql_delimiter.sql mysql_delimiter_19799.sql \
+    mysql_delimiter_source.sql mysql_comments.sql delimiter_case_mdev_10728.sql; do
+	sed 's/\btest\b/t3100_m/g' "$MT/$f" >mt/main/$f
+done
+for f in mysql_delimiter.sql mysql_comments.sql delimiter_case_mdev_10728.sql; do
+	sql -e "DROP DATABASE IF EXISTS t3100_m; CREATE DATABASE t3100_m;
+	    CREATE TABLE t3100_m.t1 (a int)"
+	(cd mt && client -v --force t3100_m <main/$f 2>/dev/null) | norm client >c.n
+	(cd mt && sqlsplit --print -0 main/$f 2>/dev/null) | norm split >s.n
+	is_file s.n c.n "$f: the same statements as the client ($(wc -l <c.n))"
+done
+sql -e "DROP DATABASE IF EXISTS t3100_m"
+
+done_testing
