@@ -6,6 +6,17 @@
 # NO_BACKSLASH_ESCAPES, strict, NO_ZERO_DATE) and with --no-hex-blob.
 . "$(dirname "$0")/../lib.sh"
 need_server
+# information_schema queries can fail while other tests run DDL
+# (ER_NEED_REPREPARE): retry them a few times.
+isql() {
+	_n=0
+	until _out=$(sql --raw "$@"); do
+		_n=$((_n + 1))
+		[ $_n -lt 5 ] || return 1
+		sleep 1
+	done
+	printf '%s\n' "$_out"
+}
 
 SRC=t2100_src
 fresh_db $SRC || exit 1
@@ -106,7 +117,7 @@ SQL
 
 # One line per row: HEX() of every column (history rows included), per table.
 hexdump() {
-	sql --raw -e "SELECT CONCAT('SELECT ', QUOTE(t.table_name),
+	isql -e "SELECT CONCAT('SELECT ', QUOTE(t.table_name),
 	    ', CONCAT_WS(''|'', ', GROUP_CONCAT(CONCAT('IFNULL(HEX(\`',
 	    REPLACE(c.column_name, '\`', '\`\`'), '\`),''N'')')
 	    ORDER BY c.ordinal_position),
@@ -123,14 +134,14 @@ hexdump() {
 }
 # CHECKSUM TABLE of every base table (names of any bytes).
 sums() {
-	sql --raw -e "SELECT CONCAT('CHECKSUM TABLE \`',
+	isql -e "SELECT CONCAT('CHECKSUM TABLE \`',
 	    REPLACE(table_name, '\`', '\`\`'), '\` EXTENDED;') FROM
 	    information_schema.tables WHERE table_schema = '$1' AND table_type
 	    IN ('BASE TABLE', 'SYSTEM VERSIONED') ORDER BY table_name" |
 	    sql --raw "$1" | sed "s/^$1\\.//"
 }
 ddl() {
-	sql --raw -e "SELECT CONCAT('SHOW CREATE TABLE \`',
+	isql -e "SELECT CONCAT('SHOW CREATE TABLE \`',
 	    REPLACE(table_name, '\`', '\`\`'), '\`;') FROM
 	    information_schema.tables WHERE table_schema = '$1' ORDER BY
 	    table_name" | sql --raw "$1"

@@ -5,6 +5,17 @@
 # sql_mode and character set context, trigger order).
 . "$(dirname "$0")/../lib.sh"
 need_server
+# information_schema queries can fail while other tests run DDL
+# (ER_NEED_REPREPARE): retry them a few times.
+isql() {
+	_n=0
+	until _out=$(sql --raw "$@"); do
+		_n=$((_n + 1))
+		[ $_n -lt 5 ] || return 1
+		sleep 1
+	done
+	printf '%s\n' "$_out"
+}
 SAK=$RP_SHARED/data/sakila
 [ -r "$SAK/sakila-schema.sql" ] || skip_all "no sakila in $SAK"
 
@@ -15,14 +26,14 @@ sed -E "s/(SCHEMA( IF EXISTS)?|USE) sakila;/\1 $SRC;/; s/sakila\./$SRC./g" \
 sed -E "s/^USE sakila;/USE $SRC;/" "$SAK/sakila-data.sql" | sql || exit 1
 
 sums() {
-	sql --raw -e "SELECT CONCAT('CHECKSUM TABLE \`',
+	isql -e "SELECT CONCAT('CHECKSUM TABLE \`',
 	    REPLACE(table_name, '\`', '\`\`'), '\` EXTENDED;') FROM
 	    information_schema.tables WHERE table_schema = '$1' AND table_type
 	    = 'BASE TABLE' ORDER BY table_name" | sql --raw "$1" |
 	    sed "s/^$1\\.//"
 }
 hexdump() {
-	sql --raw -e "SELECT CONCAT('SELECT ', QUOTE(t.table_name),
+	isql -e "SELECT CONCAT('SELECT ', QUOTE(t.table_name),
 	    ', CONCAT_WS(''|'', ', GROUP_CONCAT(CONCAT('IFNULL(HEX(\`',
 	    REPLACE(c.column_name, '\`', '\`\`'), '\`),''N'')')
 	    ORDER BY c.ordinal_position), ') AS r FROM \`',
@@ -35,7 +46,7 @@ hexdump() {
 # Every object's definition as SHOW CREATE gives it, the database name
 # replaced by DB (trigger creation times left out).
 objects() {
-	sql --raw -e "
+	isql -e "
 	    SELECT CONCAT('SHOW CREATE TABLE \`', table_name, '\`;') FROM
 	    information_schema.tables WHERE table_schema = '$1' AND
 	    table_type = 'BASE TABLE'

@@ -5,6 +5,17 @@
 # with non-ASCII literals, a sequence's position, a latin1 database.
 . "$(dirname "$0")/../lib.sh"
 need_server
+# information_schema queries can fail while other tests run DDL
+# (ER_NEED_REPREPARE): retry them a few times.
+isql() {
+	_n=0
+	until _out=$(sql --raw "$@"); do
+		_n=$((_n + 1))
+		[ $_n -lt 5 ] || return 1
+		sleep 1
+	done
+	printf '%s\n' "$_out"
+}
 
 SRC=t2103_src DST=t2103_dst
 sql -e "DROP DATABASE IF EXISTS $SRC; DROP DATABASE IF EXISTS $DST;
@@ -33,7 +44,7 @@ CREATE VIEW v1 AS SELECT 'é' AS c, t.* FROM t;
 SQL
 
 objects() {
-	sql --raw -e "
+	isql -e "
 	    SELECT CONCAT('SHOW CREATE TABLE \`', table_name, '\`;') FROM
 	    information_schema.tables WHERE table_schema = '$1'
 	    UNION ALL SELECT CONCAT('SHOW CREATE ', routine_type, ' \`',
