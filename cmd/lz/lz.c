@@ -39,7 +39,7 @@
 #define FLG_DICTID	0x01
 
 enum job { JOB_COMPRESS, JOB_DECODE };
-enum slot_err { SE_OK, SE_BLOCK, SE_BCRC };
+enum slot_err { SE_OK, SE_BLOCK, SE_BCRC, SE_NOMEM };
 
 struct slot {
 	unsigned char	*in, *out;
@@ -114,6 +114,51 @@ state_new(void)
 	return malloc(n);
 }
 
+/* Make *bufp hold at least n bytes, keeping its contents.  0 or -1. */
+static int
+grow(unsigned char **bufp, size_t *capp, size_t n)
+{
+	unsigned char	*p;
+
+	if (*capp >= n)
+		return 0;
+	if ((p = realloc(*bufp, n)) == NULL)
+		return -1;
+	*bufp = p;
+	*capp = n;
+	return 0;
+}
+
+/*
+ * Decode one block of len bytes from src into *bufp at offset pre, after
+ * dictlen bytes of dictionary that end there; at most bmax bytes.  The
+ * buffer grows on demand, from 4 times the compressed size up to bmax, so
+ * that small blocks and frames cost small buffers: a block that fails to
+ * decode is tried again in a larger buffer, up to bmax.  Returns the
+ * decoded size, -1 for bad data, -2 if out of memory.
+ */
+static int
+decode_block(const unsigned char *src, size_t len, unsigned char **bufp,
+    size_t *capp, size_t pre, size_t dictlen, size_t bmax)
+{
+	size_t	 want = len < 16384 ? 65536 : 4 * len, room;
+	int	 r;
+
+	for (;;) {
+		if (want > bmax)
+			want = bmax;
+		if (grow(bufp, capp, pre + want) == -1)
+			return -2;
+		room = *capp - pre < bmax ? *capp - pre : bmax;
+		r = LZ4_decompress_safe_usingDict((const char *)src,
+		    (char *)*bufp + pre, (int)len, (int)room,
+		    (const char *)*bufp + pre - dictlen, (int)dictlen);
+		if (r >= 0 || room >= bmax)
+			return r < 0 ? -1 : r;
+		want = 2 * room;
+	}
+}
+
 /* --- jobs, run by a worker (or inline) ---------------------------------- */
 
 static void
@@ -159,10 +204,10 @@ job_decode(struct slot *s)
 		s->reslen = s->inlen;
 		return;
 	}
-	r = LZ4_decompress_safe((const char *)s->in, (char *)s->out,
-	    (int)s->inlen, (int)s->outmax);
+	r = decode_block(s->in, s->inlen, &s->out, &s->outcap, 0, 0,
+	    s->outmax);
 	if (r < 0) {
-		s->err = SE_BLOCK;
+		s->err = r == -2 ? SE_NOMEM : SE_BLOCK;
 		return;
 	}
 	s->res = s->out;
@@ -391,6 +436,33 @@ in_need(struct lz *z, void *p, size_t n)
 	return 0;
 }
 
+/*
+ * Read exactly n bytes into *bufp, growing it as the bytes arrive (so that
+ * a damaged length costs no more memory than the input holds).
+ */
+static int
+in_need_buf(struct lz *z, unsigned char **bufp, size_t *capp, size_t n)
+{
+	size_t	 got = 0, step;
+	ssize_t	 r;
+
+	while (got < n) {
+		step = got < 32768 ? 65536 : 2 * got;
+		if (step > n)
+			step = n;
+		if (grow(bufp, capp, step) == -1) {
+			z->ierr = ENOMEM;
+			return fail(z, "%s", strerror(ENOMEM));
+		}
+		if ((r = in_read(z, *bufp + got, step - got)) == -1)
+			return -1;
+		got += r;
+		if (got < step)
+			return fail(z, "truncated at byte %" PRIu64, z->inoff);
+	}
+	return 0;
+}
+
 /* Skip n bytes of input. */
 static int
 in_skip(struct lz *z, uint64_t n)
@@ -536,6 +608,8 @@ dec_retire(struct dec *d, struct frame *f)
 	else if (s->err == SE_BLOCK)
 		rc = fail(d->z, "corrupt: bad compressed block at byte %"
 		    PRIu64, s->off);
+	else if (s->err == SE_NOMEM)
+		rc = fail(d->z, "%s", strerror(ENOMEM));
 	else
 		rc = dec_emit(d, f, s->res, s->reslen);
 	pool_release(&d->pool);
@@ -562,7 +636,7 @@ dec_indep(struct dec *d, struct frame *f, uint64_t off, size_t len, int raw)
 	if (pool_full(&d->pool) && dec_retire(d, f) == -1)
 		return -1;
 	s = pool_next(&d->pool);
-	if (in_need(z, s->in, len) == -1)
+	if (in_need_buf(z, &s->in, &s->incap, len) == -1)
 		return -1;
 	s->has_crc = (f->flg & FLG_BCRC) != 0;
 	if (s->has_crc) {
@@ -588,11 +662,11 @@ dec_linked(struct dec *d, struct frame *f, uint64_t off, size_t len, int raw,
 {
 	struct lz	*z = d->z;
 	struct slot	*s = pool_next(&d->pool);
-	unsigned char	*dst = d->hist + DICT_SIZE, c[4];
+	unsigned char	*dst, c[4];
 	size_t		 keep;
 	int		 r;
 
-	if (in_need(z, s->in, len) == -1)
+	if (in_need_buf(z, &s->in, &s->incap, len) == -1)
 		return -1;
 	if (f->flg & FLG_BCRC) {
 		if (in_need(z, c, 4) == -1)
@@ -602,13 +676,16 @@ dec_linked(struct dec *d, struct frame *f, uint64_t off, size_t len, int raw,
 			    " at byte %" PRIu64 ")", off);
 	}
 	if (raw) {
-		memcpy(dst, s->in, len);
+		if (grow(&d->hist, &d->histcap, DICT_SIZE + len) == -1)
+			return fail(z, "%s", strerror(ENOMEM));
+		memcpy(d->hist + DICT_SIZE, s->in, len);
 		r = (int)len;
-	} else if ((r = LZ4_decompress_safe_usingDict((const char *)s->in,
-	    (char *)dst, (int)len, (int)f->bmax,
-	    (const char *)dst - *dictlen, (int)*dictlen)) < 0)
-		return fail(z, "corrupt: bad compressed block at byte %" PRIu64,
+	} else if ((r = decode_block(s->in, len, &d->hist, &d->histcap,
+	    DICT_SIZE, *dictlen, f->bmax)) < 0)
+		return r == -2 ? fail(z, "%s", strerror(ENOMEM)) :
+		    fail(z, "corrupt: bad compressed block at byte %" PRIu64,
 		    off);
+	dst = d->hist + DICT_SIZE;
 	if (dec_emit(d, f, dst, (size_t)r) == -1)
 		return -1;
 	keep = *dictlen + (size_t)r;
@@ -655,15 +732,6 @@ dec_lz4f(struct dec *d, struct frame *f)
 	if (f->flg & FLG_CSIZE)
 		f->csize = get32(h + 2) | (uint64_t)get32(h + 6) << 32;
 	f->bmax = block_size((bd >> 4) & 7);
-	if (pool_reserve(&d->pool, z, f->bmax, f->bmax) == -1)
-		return -1;
-	if (!(f->flg & FLG_INDEP) && d->histcap < DICT_SIZE + f->bmax) {
-		free(d->hist);
-		d->histcap = 0;
-		if ((d->hist = malloc(DICT_SIZE + f->bmax)) == NULL)
-			return fail(z, "%s", strerror(ENOMEM));
-		d->histcap = DICT_SIZE + f->bmax;
-	}
 	d->ccrc = (f->flg & FLG_CCRC) != 0;
 	XXH32_reset(d->xs, 0);
 	for (;;) {
@@ -712,9 +780,6 @@ dec_legacy(struct dec *d, struct frame *f)
 
 	f->type = "legacy";
 	f->bmax = LEGACY_BLOCK;
-	if (pool_reserve(&d->pool, z, LZ4_compressBound(LEGACY_BLOCK),
-	    LEGACY_BLOCK) == -1)
-		return -1;
 	d->ccrc = 0;
 	for (;;) {
 		off = z->inoff;
