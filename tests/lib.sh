@@ -32,7 +32,7 @@ done_testing() { [ -n "${T_PLANNED:-}" ] || echo "1..$T_N"; exit $((T_FAIL > 0))
 # tests/run; under tests/run (make check) a server is always there.
 need_server() { [ -n "${RP_SOCK:-}" ] || skip_all "no server (run through tests/run)"; }
 # sql [DB] < text, or sql DB -e 'stmt': the real mysql client, batch mode.
-sql()       { mariadb --no-defaults -uroot -S "$RP_SOCK" --batch --skip-column-names "$@"; }
+sql()       { mariadb --no-defaults --default-character-set=utf8mb4 -uroot -S "$RP_SOCK" --batch --skip-column-names "$@"; }
 # Connection options for rowpipe programs.
 CONN() { echo "--no-defaults -uroot -S $RP_SOCK"; }
 # fresh_db NAME: drop and create a database.

@@ -1,0 +1,112 @@
+#!/bin/bash
+# Every recipe of rowpipe(7) and the README, as a user would type it, with
+# a second throwaway server as the "other server" and a local shell in
+# place of ssh.
+. "$(dirname "$0")/../lib.sh"
+. "$RP_TOP/tests/server.sh"
+need_server
+set -o pipefail
+SRC_SOCK=$RP_SOCK SRC_PID=$RP_SERVER_PID
+A="--no-defaults -uroot -S $SRC_SOCK"
+
+server_start "$T_DIR/dst" >/dev/null || { echo "1..0 # SKIP second server"; exit 0; }
+DST_SOCK=$RP_SOCK DST_PID=$RP_SERVER_PID
+RP_SOCK=$SRC_SOCK RP_SERVER_PID=$SRC_PID
+trap 'RP_SERVER_PID=$DST_PID; server_stop; rm -rf "$T_DIR"' EXIT
+B="--no-defaults -uroot -S $DST_SOCK"
+dsql() { mariadb $B --default-character-set=utf8mb4 --batch --skip-column-names "$@"; }
+dsum() { dsql -e "CHECKSUM TABLE $1 EXTENDED" | cut -f2; }
+ssum() { sql -e "CHECKSUM TABLE $1 EXTENDED" | cut -f2; }
+
+db=t6020_shop
+fresh_db $db || exit 1
+sql $db -e "
+  CREATE TABLE orders (id INT PRIMARY KEY, created DATETIME NOT NULL,
+    who VARCHAR(40) CHARACTER SET utf8mb4, total DECIMAL(10,2));
+  INSERT INTO orders SELECT seq, '2025-01-01' + INTERVAL seq HOUR,
+    CONCAT('Zoë ', seq, ' 🚀'), seq / 7 FROM seq_1_to_5000;
+  CREATE TABLE items (order_id INT, line INT, sku CHAR(8),
+    PRIMARY KEY (order_id, line));
+  INSERT INTO items SELECT seq, 1, CONCAT('s', seq) FROM seq_1_to_5000;
+  CREATE VIEW big_orders AS SELECT * FROM orders WHERE total > 500;
+  CREATE PROCEDURE touch_order(IN i INT) UPDATE orders SET total = total + 1 WHERE id = i;
+  CREATE EVENT nightly ON SCHEDULE EVERY 1 DAY STARTS '2030-01-01' DISABLE
+    DO DELETE FROM items WHERE order_id < 0;" || exit 1
+db_objects $db >src.obj
+
+# Full backup and restore.
+dbsnap $A -j 2 --routines --events $db | rows2sql | lz > shop.sql.lz4
+is $? 0 "full backup: dbsnap -j 2 --routines --events | rows2sql | lz"
+lz -dc shop.sql.lz4 | sqlsplit | sqlexec $B -j 2 2>/dev/null
+is $? 0 "full restore on the other server: lz -dc | sqlsplit | sqlexec -j 2"
+is "$(dsum $db.orders) $(dsum $db.items)" "$(ssum $db.orders) $(ssum $db.items)" \
+    "restored tables have the same checksums"
+dsql -e "SHOW CREATE EVENT $db.nightly" >/dev/null 2>&1
+is $? 0 "the event was restored"
+is "$(dsql -e "SELECT COUNT(*) FROM information_schema.routines
+    WHERE routine_schema = '$db'") $(dsql -e "SELECT COUNT(*) FROM
+    information_schema.views WHERE table_schema = '$db'")" "1 1" \
+    "the procedure and the view were restored"
+
+# Verify a backup without restoring it.
+lz -t shop.sql.lz4 2>/dev/null; is $? 0 "verify: lz -t"
+lz -dc shop.sql.lz4 | sqlsplit --require-trailer >/dev/null
+is $? 0 "verify: sqlsplit --require-trailer"
+head -c $(( $(stat -c %s shop.sql.lz4) - 20 )) shop.sql.lz4 >cut.lz4
+lz -t cut.lz4 2>/dev/null; isnt $? 0 "verify: lz -t fails on a cut file"
+lz -dc shop.sql.lz4 | head -n 40 | sqlsplit --require-trailer >/dev/null 2>&1
+isnt $? 0 "verify: sqlsplit --require-trailer fails on cut text"
+
+# One table, some rows, to another server (upsert into its copy).
+dsql $db -e "UPDATE orders SET total = 0 WHERE id > 4000; DELETE FROM orders WHERE id > 4900"
+dbsnap $A $db orders --where 'created >= "2025-06-01"' |
+    rows2sql --no-create --insert=upsert | sqlsplit | sqlexec $B 2>/dev/null
+is $? 0 "one table with --where, upserted on the other server"
+is "$(dsum $db.orders)" "$(ssum $db.orders)" "the other server's table caught up"
+
+# Copy a table under a new name.
+dbsnap $A $db orders | rows2sql --rename orders=orders_2025 | sqlsplit |
+    sqlexec $A 2>/dev/null
+is $? 0 "copy a table under a new name"
+is "$(ssum $db.orders_2025)" "$(ssum $db.orders)" "the copy has the same rows"
+
+# Stream over ssh: a local shell stands in for ssh.
+dsql -e "DROP DATABASE $db"
+dbsnap $A -j 2 --routines --events $db |
+    sh -c "rows2sql | sqlsplit | sqlexec $B -j 2" 2>/dev/null
+is $? 0 "stream over ssh (a local shell in its place)"
+is "$(dsum $db.orders)" "$(ssum $db.orders)" "same rows on the far side"
+
+# Stream over netcat on loopback.
+dsql -e "DROP DATABASE $db"
+port=$(free_port)
+nc -l 127.0.0.1 "$port" | rows2sql | sqlsplit | sqlexec $B 2>nc.err &
+recv=$!
+n=0
+until dbsnap $A $db 2>/dev/null | nc -N 127.0.0.1 "$port" 2>/dev/null ||
+    [ $n -gt 50 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+wait $recv
+is $? 0 "stream over netcat on loopback"
+is "$(dsum $db.orders)" "$(ssum $db.orders)" "same rows through netcat"
+
+# Restore a mariadb-dump file with sqlsplit | sqlexec.
+mariadb-dump $A --routines --triggers --events --databases $db >dump.sql
+dsql -e "DROP DATABASE $db"
+sqlsplit dump.sql | sqlexec $B -j 2 2>/dev/null
+is $? 0 "mariadb-dump file restored with sqlsplit | sqlexec -j 2"
+is "$(dsum $db.orders) $(dsum $db.items)" "$(ssum $db.orders) $(ssum $db.items)" \
+    "same rows as the source"
+
+# Pick one table out of a big dump file.
+sqlsplit --print --grep-table items dump.sql >items.sql
+is $? 0 "sqlsplit --print --grep-table items"
+is "$(grep -c 'orders' items.sql)" 0 "only the items table is in it"
+dsql -e "DROP DATABASE IF EXISTS t6020_one; CREATE DATABASE t6020_one"
+dsql t6020_one <items.sql
+is $? 0 "the extracted statements load"
+is "$(dsum t6020_one.items)" "$(ssum $db.items)" "and give the same table"
+
+sql -e "DROP DATABASE $db"
+done_testing
