@@ -900,6 +900,18 @@ do_table(struct r2s *st, const struct frame *f)
 	return 0;
 }
 
+/* Lower bound of a row's tuple text: every value takes its length. */
+static size_t
+row_min(const struct tbl *tb)
+{
+	size_t	 i, n = 2;
+
+	for (i = 0; i < tb->t->ncols; i++)
+		if (tb->cols[i].emit)
+			n += 1 + tb->vals[i].len;
+	return n;
+}
+
 /* Upper bound of a row's tuple text. */
 static size_t
 row_bound(const struct tbl *tb)
@@ -923,7 +935,7 @@ row_bound(const struct tbl *tb)
 static int
 row_pieces(struct r2s *st, struct tbl *tb)
 {
-	size_t	 i, off, n, chunk = (st->limit - 64) / 2, nvar = 0, start;
+	size_t	 i, off, n, chunk = (st->limit - 256) / 2, nvar = 0, start;
 	char	*o;
 	int	 first = 1;
 	char	 var[32];
@@ -940,14 +952,21 @@ row_pieces(struct r2s *st, struct tbl *tb)
 			if (off == 0)
 				buf_addf(&st->out, "SET %s=0x", var);
 			else
-				buf_addf(&st->out, "SET %s=CONCAT(%s,0x", var,
-				    var);
+				buf_addf(&st->out, "SET %s=IFNULL(CONCAT(%s,0x",
+				    var, var);
 			if (buf_grow(&st->out, 2 * n + 8) == -1)
 				return fail(st, "%s", strerror(ENOMEM));
 			o = hex_put(st->out.p + st->out.len, v->p + off, n);
 			st->out.len = (size_t)(o - st->out.p);
+			/*
+			 * CONCAT yields NULL (a mere warning) past the
+			 * server's max_allowed_packet: make that an error
+			 * (1242, "Subquery returns more than 1 row") rather
+			 * than a silent NULL.
+			 */
 			if (off > 0)
-				buf_addc(&st->out, ')');
+				buf_adds(&st->out,
+				    "),(SELECT 1 UNION SELECT 2))");
 			if (stmt_end(st, ";") == -1)
 				return -1;
 		}
@@ -1026,6 +1045,12 @@ add_row(struct r2s *st, struct tbl *tb)
 	need = row_bound(tb) + tb->prefix.len + tb->suffix.len + 8;
 	if (st->open != tb && start_insert(st, tb) == -1)
 		return -1;
+	if (need > st->limit && row_min(tb) + tb->prefix.len > st->limit) {
+		/* Surely oversize: no need to encode it whole first. */
+		if (close_insert(st) == -1)
+			return -1;
+		return row_pieces(st, tb);
+	}
 	if (buf_grow(b, need) == -1)
 		return fail(st, "%s", strerror(ENOMEM));
 	if (st->open == NULL) {

@@ -30,7 +30,7 @@ sums $SRC >src.sum
 dbsnap $(CONN) $SRC >s.rp; is $? 0 "dbsnap"
 rows2sql --rename-db $SRC=$DST s.rp >dump.sql; is $? 0 "rows2sql with the default --max-allowed-packet (16M)"
 is "$(awk 'length($0) > 16 * 1024 * 1024 - 1024' dump.sql | wc -l)" 0 "no statement over 16M"
-like "$(grep -c '^SET @rp_v1=CONCAT(@rp_v1,0x' dump.sql)" '^[1-9]' "the 12 MiB value is written in pieces"
+like "$(grep -c '^SET @rp_v1=IFNULL(CONCAT(@rp_v1,0x' dump.sql)" '^[1-9]' "the 12 MiB value is written in pieces"
 is "$(awk '/^INSERT/ && length($0) > 1048576' dump.sql | wc -l)" 0 "extended INSERTs within the 1 MiB default"
 sql <dump.sql; is $? 0 "mariadb loads it"
 is_file "$(sums $DST >dst.sum; echo dst.sum)" src.sum "same CHECKSUM TABLE"
@@ -54,6 +54,16 @@ rows2sql --tables=many --no-create --insert=replace --rename-db $SRC=$DST s.rp |
 is "$(sql -e "CHECKSUM TABLE $DST.many EXTENDED" | cut -f2)" "$(grep '^many' src.sum | cut -f2)" "--insert=replace restores changed rows"
 rows2sql --tables=many --no-create --rename-db $SRC=$DST s.rp | sql 2>err
 isnt "$?" 0 "plain INSERT over existing rows fails"
+
+# A value larger than the server's own max_allowed_packet (16M) cannot be
+# built there: the load must fail, not store NULL.
+sql -e "DROP DATABASE $DST"
+printf 'HEADER\tproducer=test\nOBJECT\tdatabase\t%s\t%s\tCREATE DATABASE `%s`\nOBJECT\ttable\t%s\thuge\tCREATE TABLE `huge` (`id` int, `b` longblob)\nTABLE\t1\t%s\thuge\t2\nCOLUMN\t1\t0\tid\t3\t0x40\t63\t0\tint\nCOLUMN\t1\t1\tb\t252\t0x4\t63\t0\tlongblob\nROW\t1\t31\t@17825792:AB\nTABLE_END\t1\t1\nTRAILER\n' \
+    $DST $DST $DST $DST $DST | r2s-gen | rows2sql >huge.sql
+is $? 0 "a 17 MiB value converts"
+sql <huge.sql 2>err; is $? 1 "loading it fails"
+like "$(cat err)" 'ERROR 1242' "with the guard's error, not a silent NULL"
+is "$(sql $DST -e 'SELECT COUNT(*) FROM huge')" 0 "and no row with a NULL in its place"
 
 sql -e "DROP DATABASE $SRC; DROP DATABASE $DST"
 done_testing
