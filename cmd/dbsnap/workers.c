@@ -2,7 +2,8 @@
  * workers: the frame output and the threads that read rows.
  *
  * Each worker owns one connection (all in the same snapshot) and takes
- * chunks from one queue: largest tables first, a table's chunks in order.
+ * chunks from one queue: chunk 0 of every table (largest first), then
+ * chunk 1 of every table, and so on.
  * Rows are read with mysql_use_result() and written as the server sent
  * them, in FT_ROWS frames of about BATCH_BYTES.  Frames of different
  * tables interleave; within a table, chunks are written in chunk order:
@@ -560,17 +561,21 @@ worker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Round robin over the tables, largest first: every table's chunk 0, then
+ * every chunk 1, ...  Workers then mostly read different tables, each at
+ * its write position, and little has to be spooled.
+ */
 static int
 cmp_task(const void *a, const void *b)
 {
 	const struct task *x = a, *y = b;
 
-	if (x->t != y->t) {
-		if (x->t->bytes_est != y->t->bytes_est)
-			return x->t->bytes_est > y->t->bytes_est ? -1 : 1;
-		return x->t->id < y->t->id ? -1 : 1;
-	}
-	return x->ci < y->ci ? -1 : x->ci > y->ci;
+	if (x->ci != y->ci)
+		return x->ci < y->ci ? -1 : 1;
+	if (x->t->bytes_est != y->t->bytes_est)
+		return x->t->bytes_est > y->t->bytes_est ? -1 : 1;
+	return x->t->id < y->t->id ? -1 : x->t->id > y->t->id;
 }
 
 void
