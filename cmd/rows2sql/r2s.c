@@ -713,6 +713,19 @@ do_object(struct r2s *st, const struct rp_object *ob)
 		buf_addf(&st->out, "DELIMITER %s\n", delim);
 	}
 	buf_add(&st->out, ddl.p, ddl.len);
+	/*
+	 * A text whose last line may end in a comment ("SELECT 1 -- c")
+	 * would hide the delimiter: put it on a line of its own then.
+	 */
+	{
+		const char *nl = memrchr(ddl.p, '\n', ddl.len);
+		const char *last = nl ? nl + 1 : ddl.p;
+		size_t ll = ddl.len - (size_t)(last - ddl.p);
+
+		if (memmem(last, ll, "--", 2) != NULL ||
+		    memchr(last, '#', ll) != NULL)
+			buf_addc(&st->out, '\n');
+	}
 	buf_release(&ddl);
 	if (stmt_end(st, delim) == -1)
 		return -1;
