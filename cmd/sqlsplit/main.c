@@ -33,6 +33,7 @@ struct out {
 	struct frame_writer *fw;
 	FILE		*fp;
 	const char	*name;		/* current input, for messages */
+	uint64_t	 base_no;	/* statements in the inputs before */
 };
 
 static __dead void
@@ -74,7 +75,8 @@ on_stmt(void *arg, const struct split_stmt *st)
 		return 0;
 	if (out->o->list) {
 		fprintf(out->fp, "%llu\t%llu\t%llu\t%s\t%s\t%s\t%s\t%zu\n",
-		    (unsigned long long)st->no, (unsigned long long)st->line,
+		    (unsigned long long)(out->base_no + st->no),
+		    (unsigned long long)st->line,
 		    (unsigned long long)st->offset,
 		    rp_stmt_kind_name(st->kind), st->db, st->schema, st->table,
 		    st->len);
@@ -89,7 +91,7 @@ on_stmt(void *arg, const struct split_stmt *st)
 			fputs(";\n", out->fp);
 		return ferror(out->fp) ? -1 : 0;
 	}
-	rs.no = st->no;
+	rs.no = out->base_no + st->no;
 	rs.line = st->line;
 	rs.offset = st->offset;
 	rs.kind = st->kind;
@@ -121,6 +123,7 @@ split_one(struct out *out, int fd, const char *name)
 			errx(1, "stdout: %s", frame_writer_errstr(out->fw));
 		err(1, "stdout");
 	}
+	out->base_no += split_count(s);
 	split_free(s);
 }
 
