@@ -22,7 +22,7 @@ CREATE TABLE my (id int PRIMARY KEY) ENGINE=MyISAM;
 SQL
 sql $DB2 -e "CREATE TABLE u (id int PRIMARY KEY)"
 
-plan 37
+plan 38
 dbsnap > /dev/null 2>&1;		is "$?" 2 "no arguments: exit 2"
 dbsnap -j 0 $DB > /dev/null 2>err.txt;	is "$?" 2 "-j 0: exit 2"
 is "$(cat err.txt)" "dbsnap: -j 0: too small" "... saying why"
@@ -70,6 +70,13 @@ hid=$(awk -F'\t' '$1 == "TABLE" && $4 == "hist" { print $2 }' out.txt)
 is "$(grep -c "^ROW	$hid	" out.txt)" 3 "system-versioned table: its history rows"
 like "$(grep "^COLUMN	$hid	" out.txt | cut -f4,6 | tr '\t\n' ': ')" \
     "ROW_START:0x1[0-9a-f]{2} ROW_END:0x2[0-9a-f]{2}" "... with ROW_START and ROW_END"
+
+hq="SELECT id, v, ROW_START, ROW_END FROM hist FOR SYSTEM_TIME ALL ORDER BY ROW_START"
+sql -e "DROP DATABASE IF EXISTS t1000_dst"
+rows2sql --rename-db=$DB=t1000_dst < out.rp | sql 2>/dev/null
+is "$(sql t1000_dst -e "$hq")" "$(sql $DB -e "$hq")" \
+    "history rows restore with their ROW_START and ROW_END (via rows2sql)"
+sql -e "DROP DATABASE IF EXISTS t1000_dst"
 
 dbsnap $(CONN) --no-data --skip-triggers $DB | framecat > out.txt
 is "$(grep -c '^TABLE	' out.txt) $(grep -c '^OBJECT	table' out.txt) $(grep -c '^OBJECT	trigger' out.txt)" \
