@@ -132,7 +132,7 @@ deps:
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@sh tests/demo.sh
+	@bash tests/demo.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

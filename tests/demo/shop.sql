@@ -81,7 +81,7 @@ INSERT INTO orders (id, customer_id, placed_at, status, total, client_ip, note)
 SELECT seq, 1 + seq % 20000,
        TIMESTAMP'2024-01-01 00:00:00' + INTERVAL seq * 37 SECOND + INTERVAL seq % 1000 * 1000 MICROSECOND,
        ELT(1 + seq % 4, 'new', 'paid', 'shipped', 'cancelled'), (seq % 100000) / 100,
-       IF(seq % 2 = 0, CONCAT('10.0.', seq % 256, '.', seq % 199), CONCAT('2001:db8::', HEX(seq))),
+       IF(seq % 2 = 0, CONCAT('::ffff:10.0.', seq % 256, '.', seq % 199), CONCAT('2001:db8::', HEX(seq % 65536))),
        IF(seq % 7 = 0, NULL, CONCAT('note ', seq, ' ünïcødé 🚀'))
 FROM seq_1_to_300000;
 
@@ -111,3 +111,7 @@ END;;
 DELIMITER ;
 
 CALL cancel_order(42);
+
+CREATE EVENT nightly_cleanup ON SCHEDULE EVERY 1 DAY STARTS '2030-01-01 03:00:00'
+  DISABLE COMMENT 'drop audit rows older than a year'
+  DO DELETE FROM audit_log WHERE at < NOW() - INTERVAL 1 YEAR;
