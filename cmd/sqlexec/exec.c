@@ -24,14 +24,7 @@ struct dispatch {
 	uint64_t	 consumed;	/* last statement number read */
 	uint64_t	 resumed;	/* statements skipped by --skip-to */
 	uint64_t	 dry_seq;	/* units planned, for --dry-run */
-	int		 exclusive;	/* the unit being filled runs alone */
-	char		**warm;		/* tables written since the last barrier */
-	size_t		 nwarm;
-	struct buf	 last;		/* the last target found warm */
 };
-
-/* Bytes of the unit that runs alone (first into a table), at most. */
-#define EXCLUSIVE_MAX	((size_t)1 << 20)
 
 static volatile sig_atomic_t interrupted;
 
@@ -84,51 +77,6 @@ sx_target(struct buf *b, const struct rp_stmt *s)
 		buf_adds(b, s->table);
 }
 
-/*
- * MariaDB 10.6+ loads an empty InnoDB table in bulk mode when
- * unique_checks and foreign_key_checks are off, as dumps set them: the
- * first transaction that inserts takes a table lock until it commits.  If
- * a later unit took that lock first, the earlier unit would wait for it
- * and it for the earlier unit's commit: a deadlock InnoDB cannot see.  So
- * the first unit that writes a table after a barrier runs alone (the
- * dispatcher waits for its commit before queueing the next one); after it
- * the table is not empty and units into it run in parallel.
- */
-static int
-check_warm(struct dispatch *d, const char *t, size_t len)
-{
-	size_t	 i;
-	char	**w;
-
-	if (d->last.p != NULL && d->last.len == len &&
-	    memcmp(d->last.p, t, len) == 0)
-		return 0;
-	for (i = 0; i < d->nwarm; i++)
-		if (strcmp(d->warm[i], t) == 0)
-			break;
-	if (i == d->nwarm) {
-		if ((w = reallocarray(d->warm, d->nwarm + 1,
-		    sizeof(*w))) == NULL)
-			return -1;
-		d->warm = w;
-		if ((w[d->nwarm] = strdup(t)) == NULL)
-			return -1;
-		d->nwarm++;
-		d->exclusive = 1;
-	}
-	buf_reset(&d->last);
-	buf_add(&d->last, t, len);
-	return d->last.err ? -1 : 0;
-}
-
-static void
-cool_all(struct dispatch *d)
-{
-	while (d->nwarm > 0)
-		free(d->warm[--d->nwarm]);
-	buf_reset(&d->last);
-}
-
 /* Append a parallel statement to the unit being filled. */
 static int
 unit_add(struct dispatch *d, const struct rp_stmt *s)
@@ -159,9 +107,6 @@ unit_add(struct dispatch *d, const struct rp_stmt *s)
 	buf_add(&u->text, s->text, s->len);
 	mark = u->ctx.len;
 	sx_target(&u->ctx, s);
-	if (check_warm(d, u->ctx.p != NULL ? u->ctx.p + mark : "",
-	    u->ctx.len - mark) == -1)
-		return -1;
 	if (u->ctx.len == mark)
 		st->ctx = SX_NOCTX;
 	else {
@@ -181,23 +126,18 @@ static void
 unit_close(struct dispatch *d)
 {
 	struct sx_unit	*u = d->cur;
-	int		 alone = d->exclusive;
 
 	if (u == NULL)
 		return;
 	d->cur = NULL;
-	d->exclusive = 0;
 	if (d->o->dry_run) {
 		printf("unit %" PRIu64 ": statements %" PRIu64 "-%" PRIu64
-		    ", %zu bytes: one transaction%s\n", ++d->dry_seq,
-		    u->st[0].no, u->st[u->n - 1].no, u->text.len,
-		    alone ? ", alone (first into a table)" : "");
+		    ", %zu bytes: one transaction\n", ++d->dry_seq,
+		    u->st[0].no, u->st[u->n - 1].no, u->text.len);
 		sx_unit_free(u);
 		return;
 	}
 	sx_push(d->x, u);
-	if (alone)
-		sx_drain(d->x);
 }
 
 static void
@@ -222,8 +162,6 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	int		 c;
 
 	unit_close(d);
-	if (!every)
-		cool_all(d);
 	if (d->o->dry_run) {
 		plan_line(s, every ? "session, every connection" : "barrier",
 		    why);
@@ -233,9 +171,12 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 		return -1;
 	x->done_no = d->consumed - 1 > x->done_no ? d->consumed - 1 :
 	    x->done_no;
-	for (c = 0; c < (every ? x->nconn : 1); c++)
+	for (c = 0; c < (every ? x->nconn : 1); c++) {
 		if (sx_exec_one(x, c, s) == -1)
 			return -1;
+		if (every && x->nconn > 1 && sx_keep_unique_checks(x, c, s) == -1)
+			return -1;
+	}
 	if (s->no > x->done_no)
 		x->done_no = s->no;
 	return 0;
@@ -271,9 +212,7 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			sx_set_error(d->x, s->no, "%s", strerror(errno));
 			return -1;
 		}
-		/* the unit that runs alone is kept short */
-		if (d->cur->text.len >= d->o->commit_every ||
-		    (d->exclusive && d->cur->text.len >= EXCLUSIVE_MAX))
+		if (d->cur->text.len >= d->o->commit_every)
 			unit_close(d);
 		return 0;
 	case ACT_BARRIER:
@@ -466,9 +405,6 @@ sx_run(int fd, const struct sx_opts *o)
 		fprintf(stderr, "%s: resume with --skip-to %" PRIu64 "\n",
 		    getprogname(), x.done_no);
 
-	cool_all(&d);
-	free(d.warm);
-	buf_release(&d.last);
 	progress_free(x.prog);
 	if (!o->dry_run)
 		sx_disconnect(&x);

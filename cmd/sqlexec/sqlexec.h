@@ -133,6 +133,8 @@ void	 sx_push(struct sx *, struct sx_unit *);
 int	 sx_drain(struct sx *);
 /* Run one statement on conn[c] and drain its results.  0 or -1. */
 int	 sx_exec_one(struct sx *, int c, const struct rp_stmt *);
+/* With -j > 1, undo a SET unique_checks=0 on conn[c].  0 or -1. */
+int	 sx_keep_unique_checks(struct sx *, int c, const struct rp_stmt *);
 void	 sx_unit_free(struct sx_unit *);
 /* Record an error message for statement no; the lowest no wins. */
 void	 sx_set_error(struct sx *, uint64_t no, const char *fmt, ...)

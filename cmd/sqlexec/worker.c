@@ -158,10 +158,23 @@ fail_unit(struct sx *x, struct sx_unit *u)
 	pthread_mutex_unlock(&x->mu);
 }
 
-/* Execute every statement of u inside the open transaction.  0 or -1. */
+static void
+mismatch(struct sx *x, struct sx_unit *u, size_t i, size_t j)
+{
+	sx_set_error(x, u->st[i].no, "statements %" PRIu64 "-%" PRIu64
+	    ": the server returned a different number of results than "
+	    "statements were sent", u->st[i].no, u->st[j - 1].no);
+}
+
+/*
+ * Execute every statement of u inside the open transaction.  0: all ran.
+ * 1: with --force, a statement failed; nothing is reported yet: the unit
+ * is to be rolled back and replayed (a failed statement can roll back the
+ * whole transaction: MariaDB's bulk insert into an empty table does).
+ * -1: failed, error recorded.
+ */
 static int
-run_statements(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows,
-    uint64_t *failed)
+run_statements(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows)
 {
 	size_t	 i = 0, j, k, bytes;
 
@@ -178,24 +191,50 @@ run_statements(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows,
 			continue;
 		}
 		if (k == (size_t)-1) {
-			sx_set_error(x, u->st[i].no, "statements %" PRIu64
-			    "-%" PRIu64 ": the server returned a different "
-			    "number of results than statements were sent",
-			    u->st[i].no, u->st[j - 1].no);
+			mismatch(x, u, i, j);
 			return -1;
 		}
 		if (mysql_errno(m) == ER_EMPTY_QUERY) {
 			i = k + 1;	/* only a comment: nothing to do */
 			continue;
 		}
-		if (!x->o->force || sx_fatal_errno(mysql_errno(m)) ||
-		    !in_transaction(m)) {
+		if (x->o->force && !sx_fatal_errno(mysql_errno(m)))
+			return 1;
+		report_stmt(x, u, k, m, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --force, after a failed statement: run the unit again one statement at
+ * a time, each committed on its own, reporting and counting failures, as
+ * mysql --force would.  0, or -1 with the error recorded.
+ */
+static int
+replay(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows,
+    uint64_t *failed)
+{
+	size_t	 k, r;
+
+	for (k = 0; k < u->n; k++) {
+		r = round_trip(x, m, u, k, k + 1, rows);
+		if (r == (size_t)-1) {
+			mismatch(x, u, k, k + 1);
+			return -1;
+		}
+		if (r != k + 1 && mysql_errno(m) != ER_EMPTY_QUERY) {
+			if (sx_fatal_errno(mysql_errno(m))) {
+				report_stmt(x, u, k, m, 0);
+				return -1;
+			}
+			report_stmt(x, u, k, m, 1);
+			(*failed)++;
+		}
+		if (mysql_commit(m) != 0) {
 			report_stmt(x, u, k, m, 0);
 			return -1;
 		}
-		report_stmt(x, u, k, m, 1);
-		(*failed)++;
-		i = k + 1;
 	}
 	return 0;
 }
@@ -219,7 +258,7 @@ run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
 {
 	struct buf	 b = BUF_INIT;
 	uint64_t	 rows = 0, failed = 0;
-	int		 stopped;
+	int		 stopped, rc;
 
 	pthread_mutex_lock(&x->mu);
 	stopped = x->stop_seq <= u->seq;
@@ -235,16 +274,24 @@ run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
 		fail_unit(x, u);
 		return;
 	}
-	if (run_statements(x, m, u, &rows, &failed) == -1) {
+	if ((rc = run_statements(x, m, u, &rows)) == -1) {
 		mysql_rollback(m);
 		fail_unit(x, u);
 		return;
 	}
+	if (rc == 1)
+		mysql_rollback(m);
 	if (!wait_turn(x, u)) {
 		mysql_rollback(m);
 		return;
 	}
-	if (mysql_commit(m) != 0) {
+	if (rc == 1) {
+		rows = 0;
+		if (replay(x, m, u, &rows, &failed) == -1) {
+			fail_unit(x, u);
+			return;
+		}
+	} else if (mysql_commit(m) != 0) {
 		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
 		    u->st[0].no, u->st[u->n - 1].no);
 		add_server_error(&b, m);
@@ -361,7 +408,9 @@ setup_session(struct sx *x, MYSQL *m, char *errbuf, size_t errlen)
 	}
 	buf_adds(&b, "SET SESSION");
 	if (!x->o->keep_checks)
-		buf_adds(&b, " foreign_key_checks=0, unique_checks=0,");
+		buf_adds(&b, " foreign_key_checks=0,");
+	if (!x->o->keep_checks && x->o->jobs == 1)
+		buf_adds(&b, " unique_checks=0,");
 	if (x->o->no_binlog)
 		buf_adds(&b, " sql_log_bin=0,");
 	buf_adds(&b, " autocommit=1");
@@ -462,6 +511,33 @@ sx_join_workers(struct sx *x)
 	free(x->tid);
 	x->tid = NULL;
 	x->nthreads = 0;
+}
+
+/*
+ * MariaDB (MDEV-24818) inserts into an empty InnoDB table or partition in
+ * bulk mode, under an exclusive table lock held until commit, when both
+ * unique_checks and foreign_key_checks are 0, as dumps set them.  With
+ * several connections that lock would serialize them, and a later unit
+ * holding it while waiting for an earlier unit's commit would deadlock
+ * with that unit (InnoDB cannot see the wait: it is ours).  So with -j > 1
+ * unique_checks stays 1 (it only turns the bulk mode on: MariaDB 10.5+
+ * does no change buffering by default).  0, or -1 with the error recorded.
+ */
+int
+sx_keep_unique_checks(struct sx *x, int c, const struct rp_stmt *s)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (strcasestr(s->text, "unique_checks") == NULL)
+		return 0;
+	if (mysql_query(x->conn[c], "SET SESSION unique_checks=1") == 0)
+		return 0;
+	sx_where(&b, s->no, s->line, NULL);
+	buf_adds(&b, ": SET SESSION unique_checks=1: ");
+	add_server_error(&b, x->conn[c]);
+	sx_set_error(x, s->no, "%s", b.p);
+	buf_release(&b);
+	return -1;
 }
 
 /*

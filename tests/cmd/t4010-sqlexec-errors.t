@@ -61,6 +61,22 @@ for j in 1 4; do
 	sql -e "DROP DATABASE $db"
 done
 
+# --force when the failed statement is in the first transaction into an
+# empty table: MariaDB's bulk insert rolls back the whole transaction on
+# an error, so sqlexec replays the unit statement by statement; the rows
+# of the statements before the failed one must stay (as with mysql -f).
+printf 'CREATE TABLE t (id INT PRIMARY KEY);\nSET UNIQUE_CHECKS=0;\nINSERT INTO t VALUES (1),(2);\nINSERT INTO t VALUES (2);\nINSERT INTO t VALUES (3);\n' |
+    sqlexec-gen >f.rp
+for j in 1 2; do
+	fresh_db t4010_f
+	sqlexec $C -f -j $j t4010_f <f.rp 2>err
+	is $? 1 "-j $j --force in a bulk insert: exits 1"
+	is "$(grep -c 'ERROR 1062' err)" 1 "-j $j --force in a bulk insert: the error is reported once"
+	is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4010_f.t')" "1,2,3" \
+	    "-j $j --force in a bulk insert: the statements around the failed one are kept"
+done
+sql -e "DROP DATABASE t4010_f"
+
 # a failing barrier: resume point is the statement before it
 printf 'CREATE TABLE x (id INT);\nINSERT INTO x VALUES (1);\nCREATE TABLE x (id INT);\nINSERT INTO x VALUES (2);\n' |
     sqlexec-gen >b.rp
