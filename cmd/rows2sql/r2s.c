@@ -1222,7 +1222,13 @@ do_header(struct r2s *st, const struct frame *f)
 	    stmt(st, "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS="
 	    "@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */") == -1 ||
 	    stmt(st, "/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, "
-	    "SQL_NOTES=0 */") == -1)
+	    "SQL_NOTES=0 */") == -1 ||
+	    /* MariaDB: rows that passed their CHECKs once load again even if
+	     * a CHECK depends on the time; no statement timeout. */
+	    stmt(st, "/*!100201 SET @OLD_CHECK_CONSTRAINT_CHECKS="
+	    "@@CHECK_CONSTRAINT_CHECKS, CHECK_CONSTRAINT_CHECKS=0 */") == -1 ||
+	    stmt(st, "/*!100108 SET @OLD_MAX_STATEMENT_TIME="
+	    "@@MAX_STATEMENT_TIME, MAX_STATEMENT_TIME=0 */") == -1)
 		return -1;
 	return 0;
 }
@@ -1246,6 +1252,10 @@ do_footer(struct r2s *st)
 	    stmt(st, "/*!40101 SET COLLATION_CONNECTION="
 	    "@OLD_COLLATION_CONNECTION */") == -1 ||
 	    stmt(st, "/*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */") == -1 ||
+	    stmt(st, "/*!100201 SET CHECK_CONSTRAINT_CHECKS="
+	    "@OLD_CHECK_CONSTRAINT_CHECKS */") == -1 ||
+	    stmt(st, "/*!100108 SET MAX_STATEMENT_TIME=@OLD_MAX_STATEMENT_TIME "
+	    "*/") == -1 ||
 	    stmt(st, "/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */") == -1)
 		return -1;
 	return 0;
