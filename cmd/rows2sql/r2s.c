@@ -628,135 +628,181 @@ ddl_text(struct r2s *st, const struct rp_object *ob, const char *db,
 	return b->err ? fail(st, "%s", strerror(b->err)) : 0;
 }
 
+/* Is ob to be written, given --tables and --no-create? */
 static int
-do_object(struct r2s *st, const struct rp_object *ob)
+object_wanted(struct r2s *st, const struct rp_object *ob)
 {
-	const char	*db = ob->schema, *word = kind_word(ob->kind);
-	const char	*tname, *delim = ";", *cdb;
-	struct dbinfo	*d;
-	struct buf	 ddl = BUF_INIT;
-	int		 first = 1, routine, alter_db = 0, r;
+	const char	*t;
 
-	if (word == NULL)
-		return fail(st, "unknown object kind %d", ob->kind);
-	if (ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE ||
-	    ob->kind == OBJ_VIEW) {
-		if (!keep_table(st, db, ob->name))
-			return 0;
-	} else if (ob->kind == OBJ_TRIGGER) {
-		tname = rp_kv_get(&ob->attrs, "table");
-		if (st->o->ntables > 0 && (tname == NULL ||
-		    !keep_table(st, db, tname)))
-			return 0;
-	} else if (st->o->ntables > 0)
-		return 0;
 	if (st->o->no_create)
 		return 0;
-	if (close_insert(st) == -1 || use_db(st, target_db(st, db)) == -1)
-		return -1;
-	tname = ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE ?
-	    target_table(st, db, ob->name) : ob->name;
-	if (!st->o->skip_drop) {
-		buf_addf(&st->out, "DROP %s IF EXISTS ", word);
-		quote_ident(&st->out, tname, strlen(tname));
-		if (stmt_end(st, ";") == -1)
-			return -1;
+	switch (ob->kind) {
+	case OBJ_TABLE:
+	case OBJ_SEQUENCE:
+	case OBJ_VIEW:
+		return keep_table(st, ob->schema, ob->name);
+	case OBJ_TRIGGER:
+		t = rp_kv_get(&ob->attrs, "table");
+		return st->o->ntables == 0 || (t != NULL &&
+		    keep_table(st, ob->schema, t));
+	default:
+		return st->o->ntables == 0;
 	}
-	if (ddl_text(st, ob, db, &ddl) == -1)
-		return -1;
+}
 
-	routine = ob->kind == OBJ_PROCEDURE || ob->kind == OBJ_FUNCTION ||
-	    ob->kind == OBJ_TRIGGER || ob->kind == OBJ_EVENT;
-	if (ob->kind != OBJ_TABLE && ob->kind != OBJ_SEQUENCE) {
-		buf_adds(&st->out, "/*!50003 SET @rp_saved_cs_client="
-		    "@@character_set_client, @rp_saved_cs_results="
-		    "@@character_set_results, @rp_saved_col_connection="
-		    "@@collation_connection, @rp_saved_sql_mode=@@sql_mode, "
-		    "@rp_saved_time_zone=@@time_zone */");
+/*
+ * Save the session context and set the one ob was created in: character
+ * set, collation, sql_mode, time zone and, for routines, the database
+ * collation (*restore: the collation to put back after, or NULL).
+ */
+static int
+context_begin(struct r2s *st, const struct rp_object *ob, int routine,
+    const char **restore)
+{
+	const char	*cdb, *tdb = target_db(st, ob->schema);
+	struct dbinfo	*d;
+	int		 first = 1;
+
+	*restore = NULL;
+	if (stmt(st, "/*!50003 SET @rp_saved_cs_client="
+	    "@@character_set_client, @rp_saved_cs_results="
+	    "@@character_set_results, @rp_saved_col_connection="
+	    "@@collation_connection, @rp_saved_sql_mode=@@sql_mode, "
+	    "@rp_saved_time_zone=@@time_zone */") == -1)
+		return -1;
+	set_attr(&st->out, ob, "character_set_client", "character_set_client",
+	    &first);
+	set_attr(&st->out, ob, "character_set_client",
+	    "character_set_results", &first);
+	set_attr(&st->out, ob, "collation_connection", "collation_connection",
+	    &first);
+	set_attr(&st->out, ob, "sql_mode", "sql_mode", &first);
+	set_attr(&st->out, ob, "time_zone", "time_zone", &first);
+	if (!first) {
+		buf_adds(&st->out, " */");
 		if (stmt_end(st, ";") == -1)
 			return -1;
-		set_attr(&st->out, ob, "character_set_client",
-		    "character_set_client", &first);
-		set_attr(&st->out, ob, "character_set_client",
-		    "character_set_results", &first);
-		set_attr(&st->out, ob, "collation_connection",
-		    "collation_connection", &first);
-		set_attr(&st->out, ob, "sql_mode", "sql_mode", &first);
-		set_attr(&st->out, ob, "time_zone", "time_zone", &first);
-		if (!first) {
-			buf_adds(&st->out, " */");
-			if (stmt_end(st, ";") == -1)
-				return -1;
-		}
-		cdb = rp_kv_get(&ob->attrs, "collation_database");
-		d = db_find(st, db);
-		if (routine && cdb != NULL && d != NULL &&
-		    d->collation != NULL && !d->by_charset &&
-		    strcmp(cdb, d->collation) != 0 &&
-		    strspn(cdb, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
-		    strlen(cdb)) {
-			alter_db = 1;
-			buf_adds(&st->out, "/*!50003 ALTER DATABASE ");
-			quote_ident(&st->out, target_db(st, db),
-			    strlen(target_db(st, db)));
-			buf_addf(&st->out, " COLLATE %s */", cdb);
-			if (stmt_end(st, ";") == -1)
-				return -1;
-		}
 	}
+	cdb = rp_kv_get(&ob->attrs, "collation_database");
+	d = db_find(st, ob->schema);
+	if (!routine || cdb == NULL || d == NULL || d->collation == NULL ||
+	    d->by_charset || strcmp(cdb, d->collation) == 0 ||
+	    strspn(cdb, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+	    strlen(cdb))
+		return 0;
+	*restore = d->collation;
+	buf_adds(&st->out, "/*!50003 ALTER DATABASE ");
+	quote_ident(&st->out, tdb, strlen(tdb));
+	buf_addf(&st->out, " COLLATE %s */", cdb);
+	return stmt_end(st, ";");
+}
+
+static int
+context_end(struct r2s *st, const struct rp_object *ob, const char *restore)
+{
+	const char	*tdb = target_db(st, ob->schema);
+
+	if (restore != NULL) {
+		buf_adds(&st->out, "/*!50003 ALTER DATABASE ");
+		quote_ident(&st->out, tdb, strlen(tdb));
+		buf_addf(&st->out, " COLLATE %s */", restore);
+		if (stmt_end(st, ";") == -1)
+			return -1;
+	}
+	return stmt(st, "/*!50003 SET character_set_client="
+	    "@rp_saved_cs_client, character_set_results="
+	    "@rp_saved_cs_results, collation_connection="
+	    "@rp_saved_col_connection, sql_mode=@rp_saved_sql_mode, "
+	    "time_zone=@rp_saved_time_zone */");
+}
+
+/* The definition itself, in a DELIMITER block for routines. */
+static int
+definition(struct r2s *st, const struct rp_object *ob, const struct buf *ddl,
+    int routine)
+{
+	const char	*delim = ";", *nl, *last;
+	size_t		 ll;
+
 	if (routine) {
-		if ((delim = pick_delim(ddl.p, ddl.len)) == NULL) {
-			buf_release(&ddl);
-			return fail(st, "%s.%s: no usable DELIMITER", db,
-			    ob->name);
-		}
+		if ((delim = pick_delim(ddl->p, ddl->len)) == NULL)
+			return fail(st, "%s.%s: no usable DELIMITER",
+			    ob->schema, ob->name);
 		buf_addf(&st->out, "DELIMITER %s\n", delim);
 	}
-	buf_add(&st->out, ddl.p, ddl.len);
+	buf_add(&st->out, ddl->p, ddl->len);
 	/*
 	 * A text whose last line may end in a comment ("SELECT 1 -- c")
 	 * would hide the delimiter: put it on a line of its own then.
 	 */
-	{
-		const char *nl = memrchr(ddl.p, '\n', ddl.len);
-		const char *last = nl ? nl + 1 : ddl.p;
-		size_t ll = ddl.len - (size_t)(last - ddl.p);
-
-		if (memmem(last, ll, "--", 2) != NULL ||
-		    memchr(last, '#', ll) != NULL)
-			buf_addc(&st->out, '\n');
-	}
-	buf_release(&ddl);
+	nl = memrchr(ddl->p, '\n', ddl->len);
+	last = nl ? nl + 1 : ddl->p;
+	ll = ddl->len - (size_t)(last - ddl->p);
+	if (memmem(last, ll, "--", 2) != NULL || memchr(last, '#', ll) != NULL)
+		buf_addc(&st->out, '\n');
 	if (stmt_end(st, delim) == -1)
 		return -1;
 	if (routine)
 		buf_adds(&st->out, "DELIMITER ;\n");
-	if (alter_db) {
-		buf_adds(&st->out, "/*!50003 ALTER DATABASE ");
-		quote_ident(&st->out, target_db(st, db),
-		    strlen(target_db(st, db)));
-		buf_addf(&st->out, " COLLATE %s */", d->collation);
+	return 0;
+}
+
+/* A sequence's position, as mysqldump restores it. */
+static int
+sequence_state(struct r2s *st, const struct rp_object *ob, const char *name)
+{
+	const char	*v = rp_kv_get(&ob->attrs, "next_value");
+	size_t		 neg;
+
+	if (v == NULL || *v == '\0')
+		return 0;
+	neg = *v == '-';
+	if (v[neg] == '\0' || strspn(v + neg, "0123456789") != strlen(v) - neg)
+		return fail(st, "%s.%s: bad next_value", ob->schema, ob->name);
+	buf_adds(&st->out, "DO SETVAL(");
+	quote_ident(&st->out, name, strlen(name));
+	buf_addf(&st->out, ", %s, 0)", v);
+	return stmt_end(st, ";");
+}
+
+static int
+do_object(struct r2s *st, const struct rp_object *ob)
+{
+	const char	*word = kind_word(ob->kind), *name, *restore = NULL;
+	struct buf	 ddl = BUF_INIT;
+	int		 table, routine, r = -1;
+
+	if (word == NULL)
+		return fail(st, "unknown object kind %d", ob->kind);
+	if (!object_wanted(st, ob))
+		return 0;
+	if (close_insert(st) == -1 ||
+	    use_db(st, target_db(st, ob->schema)) == -1)
+		return -1;
+	table = ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE;
+	routine = ob->kind == OBJ_PROCEDURE || ob->kind == OBJ_FUNCTION ||
+	    ob->kind == OBJ_TRIGGER || ob->kind == OBJ_EVENT;
+	name = table ? target_table(st, ob->schema, ob->name) : ob->name;
+	if (!st->o->skip_drop) {
+		buf_addf(&st->out, "DROP %s IF EXISTS ", word);
+		quote_ident(&st->out, name, strlen(name));
 		if (stmt_end(st, ";") == -1)
 			return -1;
 	}
+	if (ddl_text(st, ob, ob->schema, &ddl) == -1)
+		goto out;
+	if (table) {
+		if (definition(st, ob, &ddl, 0) == -1 ||
+		    (ob->kind == OBJ_SEQUENCE &&
+		    sequence_state(st, ob, name) == -1))
+			goto out;
+	} else if (context_begin(st, ob, routine, &restore) == -1 ||
+	    definition(st, ob, &ddl, routine) == -1 ||
+	    context_end(st, ob, restore) == -1)
+		goto out;
 	r = 0;
-	if (ob->kind == OBJ_SEQUENCE && (cdb = rp_kv_get(&ob->attrs,
-	    "next_value")) != NULL && *cdb != '\0' &&
-	    strspn(cdb + (*cdb == '-'), "0123456789") == strlen(cdb) -
-	    (*cdb == '-')) {
-		/* The sequence's state, as mysqldump restores it. */
-		buf_adds(&st->out, "DO SETVAL(");
-		quote_ident(&st->out, tname, strlen(tname));
-		buf_addf(&st->out, ", %s, 0)", cdb);
-		if (stmt_end(st, ";") == -1)
-			return -1;
-	}
-	if (ob->kind != OBJ_TABLE && ob->kind != OBJ_SEQUENCE)
-		r = stmt(st, "/*!50003 SET character_set_client="
-		    "@rp_saved_cs_client, character_set_results="
-		    "@rp_saved_cs_results, collation_connection="
-		    "@rp_saved_col_connection, sql_mode=@rp_saved_sql_mode, "
-		    "time_zone=@rp_saved_time_zone */");
+out:
+	buf_release(&ddl);
 	return r;
 }
 
