@@ -335,16 +335,31 @@ definer_span(const char *ddl, size_t len, size_t *skip_at)
  * string literals and comments) renamed by --rename-db and --rename, as
  * SHOW CREATE VIEW writes them.
  */
+/*
+ * The source database a quoted identifier (l bytes at p) names, if it is
+ * db or one that --rename-db renames; else NULL.
+ */
+static const char *
+qualifier_db(struct r2s *st, const char *db, const char *p, size_t l)
+{
+	size_t	 i;
+
+	if (ident_eq(p, l, db))
+		return db;
+	for (i = 0; i < st->o->ndb_renames; i++)
+		if (ident_eq(p, l, st->o->db_renames[i].old))
+			return st->o->db_renames[i].old;
+	return NULL;
+}
+
 static void
 add_renamed_refs(struct r2s *st, struct buf *b, const char *s, size_t len,
     const char *db)
 {
-	const char	*e = s + len, *p = s, *run = s, *t, *nt;
-	struct buf	 q = BUF_INIT, tq = BUF_INIT;
+	const char	*e = s + len, *p = s, *run = s, *t, *nt, *qdb;
 	size_t		 l, tl, i;
 	char		 c;
 
-	quote_ident(&q, db, strlen(db));
 	while (p < e) {
 		c = *p;
 		if (c == '\'' || (c == '"' && ident_len(p, e) == 0)) {
@@ -355,10 +370,10 @@ add_renamed_refs(struct r2s *st, struct buf *b, const char *s, size_t len,
 		} else if (c == '`' || c == '"') {
 			if ((l = ident_len(p, e)) == 0)
 				break;
-			if (l == q.len && memcmp(p, q.p, l) == 0 &&
-			    p + l < e && p[l] == '.') {
+			if (p + l < e && p[l] == '.' &&
+			    (qdb = qualifier_db(st, db, p, l)) != NULL) {
 				buf_add(b, run, (size_t)(p - run));
-				t = target_db(st, db);
+				t = target_db(st, qdb);
 				quote_ident(b, t, strlen(t));
 				buf_addc(b, '.');
 				run = p += l + 1;
@@ -367,11 +382,10 @@ add_renamed_refs(struct r2s *st, struct buf *b, const char *s, size_t len,
 				/* The table: renamed if --rename names it. */
 				for (i = 0; i < st->o->nrenames; i++) {
 					nt = st->o->renames[i].old;
-					buf_reset(&tq);
-					quote_ident(&tq, nt, strlen(nt));
-					if (tq.len == tl && memcmp(tq.p, p, tl) == 0 &&
-					    strcmp(target_table(st, db, nt), nt)) {
-						nt = target_table(st, db, nt);
+					if (ident_eq(p, tl, nt) &&
+					    strcmp(target_table(st, qdb, nt),
+					    nt) != 0) {
+						nt = target_table(st, qdb, nt);
 						quote_ident(b, nt, strlen(nt));
 						run = p + tl;
 						break;
@@ -395,8 +409,6 @@ add_renamed_refs(struct r2s *st, struct buf *b, const char *s, size_t len,
 	if (run > e)
 		run = e;
 	buf_add(b, run, (size_t)(e - run));
-	buf_release(&q);
-	buf_release(&tq);
 }
 
 /*
@@ -594,7 +606,7 @@ ddl_text(struct r2s *st, const struct rp_object *ob, const char *db,
 	const char	*ddl = ob->ddl;
 	size_t		 len = ob->ddl_len, at = 0, skip = 0;
 	struct buf	 t = BUF_INIT;
-	const char	*tdb = target_db(st, db), *trg;
+	const char	*trg;
 
 	if (st->o->skip_definer && ob->kind != OBJ_TABLE &&
 	    ob->kind != OBJ_SEQUENCE)
@@ -620,7 +632,7 @@ ddl_text(struct r2s *st, const struct rp_object *ob, const char *db,
 			return fail(st, "%s.%s: no name in its DDL", db,
 			    ob->name);
 		}
-	} else if (strcmp(tdb, db) != 0 || st->o->nrenames > 0)
+	} else if (st->o->ndb_renames > 0 || st->o->nrenames > 0)
 		add_renamed_refs(st, b, t.p, t.len, db);
 	else
 		buf_add(b, t.p, t.len);

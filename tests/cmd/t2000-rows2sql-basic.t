@@ -66,6 +66,10 @@ like "$(grep '^INSERT INTO `n1`' rn.sql)" '^INSERT INTO `n1` ' "table renamed in
 like "$(grep 'VIEW' rn.sql)" "VIEW \`d2\`.\`v1\` AS select \`d2\`.\`n1\`.\`id\` AS \`id\`, 'd1\`.' AS \`x\` from \`d2\`.\`n1\`" "view's qualified database and table renamed, literals untouched"
 like "$(grep 'TRIGGER `tr1`' rn.sql)" 'BEFORE INSERT ON `n1` FOR EACH ROW' "trigger's table renamed"
 
+printf 'HEADER|producer=test\nOBJECT|view|d1|v2|CREATE VIEW `d1`.`v2` AS select `d9`.`t1`.`a` AS `a`, "`d9`.`t1`" AS `s` from `d9`.`t1` join `d1`.`t1`\nTRAILER\n' |
+    gen | rows2sql --rename-db d9=d8 --rename t1=n1 >x.sql
+like "$(grep 'VIEW' x.sql)" 'VIEW `d1`.`v2` AS select `d8`.`n1`.`a` AS `a`, "`d9`.`t1`" AS `s` from `d8`.`n1` join `d1`.`n1`;$' "other databases' qualifiers renamed too"
+
 rows2sql --tables=t2 s.rp >tb.sql; is $? 0 "--tables"
 is "$(grep -c -e '^INSERT INTO `t1`' -e 'TRIGGER' -e 'VIEW' -e PROCEDURE tb.sql)" 0 "other tables, their triggers, views and routines left out"
 rows2sql --no-data s.rp >nodata.sql; is "$(grep -c '^INSERT' nodata.sql)" 0 "--no-data writes no rows"
