@@ -754,8 +754,12 @@ definition(struct r2s *st, const struct rp_object *ob, const struct buf *ddl,
 		buf_addc(&st->out, '\n');
 	if (stmt_end(st, delim) == -1)
 		return -1;
-	if (routine)
+	if (routine) {
+		/* Part of the block: a cut after it keeps it. */
 		buf_adds(&st->out, "DELIMITER ;\n");
+		if (!st->out.err)
+			st->committed = st->out.len;
+	}
 	return 0;
 }
 
