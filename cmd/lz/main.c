@@ -83,11 +83,19 @@ take_levels(int argc, char *argv[], struct lz_opts *o)
 	return j;
 }
 
+/*
+ * Workers by default: one per processor to compress (the main thread's
+ * share, reading, checksumming and writing, is small next to compression);
+ * one fewer to decompress, where the main thread's share is about as large
+ * as decoding.
+ */
 static int
-default_threads(void)
+default_threads(enum mode mode)
 {
 	long	 n = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if (mode != COMPRESS)
+		n--;
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
@@ -209,7 +217,7 @@ main(int argc, char *argv[])
 	if (argc > 1 || (outpath != NULL && (mode == TEST || mode == LIST)))
 		usage();
 	if (o.threads <= 0)
-		o.threads = default_threads();
+		o.threads = default_threads(mode);
 
 	memset(&z, 0, sizeof(z));
 	z.o = &o;
