@@ -51,7 +51,7 @@ struct col {
 	int		 pseudo;	/* implicit ROW_START/ROW_END */
 };
 
-enum chunk_state { CH_PENDING, CH_RUNNING, CH_DONE };
+enum chunk_state { CH_PENDING, CH_DONE };	/* CH_DONE: read, maybe spooled */
 
 /* Rows of a chunk that ran ahead of its table's write position. */
 struct spool {

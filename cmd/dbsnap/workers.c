@@ -38,7 +38,6 @@ struct worker {
 	size_t		 at;		/* row count offset in batch */
 	struct buf	 q;
 	struct buf	 last[16];	/* keyset: key values of the last row */
-	int		 last_null[16];
 };
 
 static pthread_mutex_t	 queue_mu = PTHREAD_MUTEX_INITIALIZER;
