@@ -752,7 +752,7 @@ output(struct split *s, size_t pos)
 }
 
 /* The first byte at or after pos that is in the stop set, or len. */
-static inline size_t
+static inline __attribute__((always_inline)) size_t
 skip_plain(const struct stopset *ss, const unsigned char *b, size_t pos,
     size_t len)
 {
