@@ -129,13 +129,33 @@ grow(unsigned char **bufp, size_t *capp, size_t n)
 	return 0;
 }
 
+/* Like grow(), keeping only the first keep bytes. */
+static int
+grow_keep(unsigned char **bufp, size_t *capp, size_t n, size_t keep)
+{
+	unsigned char	*p;
+
+	if (*capp >= n)
+		return 0;
+	if ((p = malloc(n)) == NULL)
+		return -1;
+	if (keep > *capp)
+		keep = *capp;
+	if (keep > 0)
+		memcpy(p, *bufp, keep);
+	free(*bufp);
+	*bufp = p;
+	*capp = n;
+	return 0;
+}
+
 /*
  * Decode one block of len bytes from src into *bufp at offset pre, after
  * dictlen bytes of dictionary that end there; at most bmax bytes.  The
- * buffer grows on demand, from 4 times the compressed size up to bmax, so
- * that small blocks and frames cost small buffers: a block that fails to
- * decode is tried again in a larger buffer, up to bmax.  Returns the
- * decoded size, -1 for bad data, -2 if out of memory.
+ * buffer grows on demand so that small blocks and frames cost small
+ * buffers: first to 4 times the compressed size, then, if the block does
+ * not decode in that, to bmax.  Returns the decoded size, -1 for bad data,
+ * -2 if out of memory.
  */
 static int
 decode_block(const unsigned char *src, size_t len, unsigned char **bufp,
@@ -147,7 +167,7 @@ decode_block(const unsigned char *src, size_t len, unsigned char **bufp,
 	for (;;) {
 		if (want > bmax)
 			want = bmax;
-		if (grow(bufp, capp, pre + want) == -1)
+		if (grow_keep(bufp, capp, pre + want, pre) == -1)
 			return -2;
 		room = *capp - pre < bmax ? *capp - pre : bmax;
 		r = LZ4_decompress_safe_usingDict((const char *)src,
@@ -155,7 +175,7 @@ decode_block(const unsigned char *src, size_t len, unsigned char **bufp,
 		    (const char *)*bufp + pre - dictlen, (int)dictlen);
 		if (r >= 0 || room >= bmax)
 			return r < 0 ? -1 : r;
-		want = 2 * room;
+		want = bmax;
 	}
 }
 
