@@ -12,6 +12,12 @@ sqlsplit --kind nosuch </dev/null 2>err; is $? 2 "unknown --kind exits 2"
 like "$(cat err)" "^sqlsplit: --kind nosuch: unknown statement kind" \
     "unknown --kind is named"
 sqlsplit --print /nonexistent.sql 2>err; is $? 1 "a missing file exits 1"
+if command -v script >/dev/null; then
+	script -qec "sqlsplit </dev/null" /dev/null >out 2>&1
+	is $? 2 "frames to a terminal are refused"
+	script -qec "sqlsplit --print </dev/null" /dev/null >out 2>&1
+	is $? 0 "text to a terminal is fine"
+fi
 
 # Adversarial input: every kind of quote, comment and delimiter trick.
 printf '%s\n' \
