@@ -238,7 +238,9 @@ static void
 job_run(struct pool *p, struct slot *s, void *state)
 {
 	s->err = SE_OK;
-	if (p->job == JOB_COMPRESS)
+	if (p->job == JOB_COMPRESS && state == NULL)
+		s->err = SE_NOMEM;
+	else if (p->job == JOB_COMPRESS)
 		job_compress(p->o, s, state);
 	else
 		job_decode(s);
@@ -253,8 +255,8 @@ worker(void *arg)
 	struct slot	*s;
 	void		*state = NULL;
 
-	if (p->job == JOB_COMPRESS && (state = state_new()) == NULL)
-		abort();	/* checked once by pool_init's own state_new */
+	if (p->job == JOB_COMPRESS)
+		state = state_new();	/* NULL: each job says SE_NOMEM */
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		while (!p->quit && p->take == p->head)
@@ -470,10 +472,8 @@ in_need_buf(struct lz *z, unsigned char **bufp, size_t *capp, size_t n)
 		step = got < 32768 ? 65536 : 2 * got;
 		if (step > n)
 			step = n;
-		if (grow(bufp, capp, step) == -1) {
-			z->ierr = ENOMEM;
+		if (grow(bufp, capp, step) == -1)
 			return fail(z, "%s", strerror(ENOMEM));
-		}
 		if ((r = in_read(z, *bufp + got, step - got)) == -1)
 			return -1;
 		got += r;
@@ -552,6 +552,8 @@ compress_run(struct lz *z, struct pool *p, XXH32_state_t *xs, int64_t insize)
 		}
 		if ((s = pool_oldest(p)) == NULL)
 			break;
+		if (s->err != SE_OK)
+			return fail(z, "%s", strerror(ENOMEM));
 		if (out_write(z, s->res, s->reslen) == -1)
 			return -1;
 		pool_release(p);
