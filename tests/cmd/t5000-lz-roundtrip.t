@@ -48,6 +48,12 @@ for l in 1 9; do
 	ok $? "lz -$l output $a bytes, lz4 -$l $b bytes: within 1%"
 done
 
+# lz4 at every level, and its --fast and --favor-decSpeed variants.
+for l in 1 2 3 4 5 6 7 8 9 10 11 12 "-fast=1" "-fast=9" "12 --favor-decSpeed"; do
+	lz4 -q -$l -c <text | lz -d | cmp -s - text
+	ok $? "lz -d reads lz4 -$l"
+done
+
 # lz4's own options: block checksums, content size, no content checksum.
 for x in -BX --content-size --no-frame-crc; do
 	lz4 -q $x -c <text | lz -d | cmp -s - text
