@@ -24,6 +24,10 @@ struct dispatch {
 	uint64_t	 consumed;	/* last statement number read */
 	uint64_t	 resumed;	/* statements skipped by --skip-to */
 	uint64_t	 dry_seq;	/* units planned, for --dry-run */
+	int		 exclusive;	/* the unit being filled is a bulk unit */
+	char		**warm;		/* tables written since the last barrier */
+	size_t		 nwarm;
+	struct buf	 last;		/* the last target found warm */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -77,6 +81,51 @@ sx_target(struct buf *b, const struct rp_stmt *s)
 		buf_adds(b, s->table);
 }
 
+/*
+ * MariaDB (MDEV-24818) loads an empty InnoDB table or partition in bulk,
+ * which is faster, when unique_checks and foreign_key_checks are both 0,
+ * but under a table lock held until commit.  The first unit that writes a
+ * table after a barrier is therefore a "bulk" unit: it runs with
+ * unique_checks=0 and alone (the dispatcher waits for its commit before
+ * queueing the next unit), so that no other unit can wait for its lock
+ * while it waits for their commits.  Every other unit runs with
+ * unique_checks=1 (worker.c), in parallel, under row locks.
+ */
+static int
+check_warm(struct dispatch *d, const char *t, size_t len)
+{
+	size_t	 i;
+	char	**w;
+
+	if (d->last.p != NULL && d->last.len == len &&
+	    memcmp(d->last.p, t, len) == 0)
+		return 0;
+	for (i = 0; i < d->nwarm; i++)
+		if (strcmp(d->warm[i], t) == 0)
+			break;
+	if (i == d->nwarm) {
+		if ((w = reallocarray(d->warm, d->nwarm + 1,
+		    sizeof(*w))) == NULL)
+			return -1;
+		d->warm = w;
+		if ((w[d->nwarm] = strdup(t)) == NULL)
+			return -1;
+		d->nwarm++;
+		d->exclusive = 1;
+	}
+	buf_reset(&d->last);
+	buf_add(&d->last, t, len);
+	return d->last.err ? -1 : 0;
+}
+
+static void
+cool_all(struct dispatch *d)
+{
+	while (d->nwarm > 0)
+		free(d->warm[--d->nwarm]);
+	buf_reset(&d->last);
+}
+
 /* Append a parallel statement to the unit being filled. */
 static int
 unit_add(struct dispatch *d, const struct rp_stmt *s)
@@ -107,6 +156,9 @@ unit_add(struct dispatch *d, const struct rp_stmt *s)
 	buf_add(&u->text, s->text, s->len);
 	mark = u->ctx.len;
 	sx_target(&u->ctx, s);
+	if (check_warm(d, u->ctx.p != NULL ? u->ctx.p + mark : "",
+	    u->ctx.len - mark) == -1)
+		return -1;
 	if (u->ctx.len == mark)
 		st->ctx = SX_NOCTX;
 	else {
@@ -126,18 +178,24 @@ static void
 unit_close(struct dispatch *d)
 {
 	struct sx_unit	*u = d->cur;
+	int		 bulk = d->exclusive;
 
 	if (u == NULL)
 		return;
 	d->cur = NULL;
+	u->bulk = bulk;
+	d->exclusive = 0;
 	if (d->o->dry_run) {
 		printf("unit %" PRIu64 ": statements %" PRIu64 "-%" PRIu64
-		    ", %zu bytes: one transaction\n", ++d->dry_seq,
-		    u->st[0].no, u->st[u->n - 1].no, u->text.len);
+		    ", %zu bytes: one transaction%s\n", ++d->dry_seq,
+		    u->st[0].no, u->st[u->n - 1].no, u->text.len,
+		    u->bulk ? ", alone (first into a table: bulk)" : "");
 		sx_unit_free(u);
 		return;
 	}
-	sx_push(d->x, u);
+	sx_push(d->x, u);		/* u belongs to the workers now */
+	if (bulk)
+		sx_drain(d->x);
 }
 
 static void
@@ -162,6 +220,8 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	int		 c;
 
 	unit_close(d);
+	if (!every)
+		cool_all(d);
 	if (d->o->dry_run) {
 		plan_line(s, every ? "session, every connection" : "barrier",
 		    why);
@@ -174,7 +234,7 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	for (c = 0; c < (every ? x->nconn : 1); c++) {
 		if (sx_exec_one(x, c, s) == -1)
 			return -1;
-		if (every && x->nconn > 1 && sx_keep_unique_checks(x, c, s) == -1)
+		if (every && sx_keep_unique_checks(x, c, s) == -1)
 			return -1;
 	}
 	if (s->no > x->done_no)
@@ -405,6 +465,9 @@ sx_run(int fd, const struct sx_opts *o)
 		fprintf(stderr, "%s: resume with --skip-to %" PRIu64 "\n",
 		    getprogname(), x.done_no);
 
+	cool_all(&d);
+	free(d.warm);
+	buf_release(&d.last);
 	progress_free(x.prog);
 	if (!o->dry_run)
 		sx_disconnect(&x);

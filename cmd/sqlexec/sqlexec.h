@@ -74,6 +74,7 @@ struct sx_stmt {
 struct sx_unit {
 	uint64_t	 seq;		/* 1, 2, ... in input order */
 	uint64_t	 end_no;	/* statements <= end_no are done with it */
+	int		 bulk;		/* first into a table: alone, unique_checks=0 */
 	struct buf	 text;		/* texts joined by "\n;\n" */
 	struct buf	 ctx;		/* NUL-separated context strings */
 	struct sx_stmt	*st;

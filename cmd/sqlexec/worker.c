@@ -253,10 +253,12 @@ wait_turn(struct sx *x, struct sx_unit *u)
 	return go;
 }
 
+static int	run_txn(struct sx *, MYSQL *, struct sx_unit *, uint64_t *,
+		    uint64_t *);
+
 static void
 run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
 {
-	struct buf	 b = BUF_INIT;
 	uint64_t	 rows = 0, failed = 0;
 	int		 stopped, rc;
 
@@ -265,41 +267,14 @@ run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
 	pthread_mutex_unlock(&x->mu);
 	if (stopped)
 		return;
-	if (mysql_query(m, "START TRANSACTION") != 0) {
-		sx_where(&b, u->st[0].no, u->st[0].line, NULL);
-		buf_adds(&b, ": START TRANSACTION: ");
-		add_server_error(&b, m);
-		sx_set_error(x, u->st[0].no, "%s", b.p);
-		buf_release(&b);
-		fail_unit(x, u);
+	if (u->bulk && !x->o->keep_checks)
+		(void)mysql_query(m, "SET SESSION unique_checks=0");
+	rc = run_txn(x, m, u, &rows, &failed);
+	if (u->bulk && !x->o->keep_checks)
+		(void)mysql_query(m, "SET SESSION unique_checks=1");
+	if (rc == -1)
 		return;
-	}
-	if ((rc = run_statements(x, m, u, &rows)) == -1) {
-		mysql_rollback(m);
-		fail_unit(x, u);
-		return;
-	}
-	if (rc == 1)
-		mysql_rollback(m);
-	if (!wait_turn(x, u)) {
-		mysql_rollback(m);
-		return;
-	}
-	if (rc == 1) {
-		rows = 0;
-		if (replay(x, m, u, &rows, &failed) == -1) {
-			fail_unit(x, u);
-			return;
-		}
-	} else if (mysql_commit(m) != 0) {
-		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
-		    u->st[0].no, u->st[u->n - 1].no);
-		add_server_error(&b, m);
-		sx_set_error(x, u->st[0].no, "%s", b.p);
-		buf_release(&b);
-		fail_unit(x, u);
-		return;
-	}
+	/* done with m: from here on the dispatcher may use it */
 	pthread_mutex_lock(&x->mu);
 	x->committed_seq = u->seq;
 	if (u->end_no > x->done_no)
@@ -312,6 +287,55 @@ run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
 	pthread_mutex_unlock(&x->mu);
 	if (x->prog != NULL)
 		progress_add(x->prog, u->n, rows, u->text.len - 3 * (u->n - 1));
+}
+
+/* run_unit(): the transaction.  0: committed, -1: not (error recorded). */
+static int
+run_txn(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rowsp,
+    uint64_t *failedp)
+{
+	struct buf	 b = BUF_INIT;
+	uint64_t	 rows = 0, failed = 0;
+	int		 rc;
+
+	if (mysql_query(m, "START TRANSACTION") != 0) {
+		sx_where(&b, u->st[0].no, u->st[0].line, NULL);
+		buf_adds(&b, ": START TRANSACTION: ");
+		add_server_error(&b, m);
+		sx_set_error(x, u->st[0].no, "%s", b.p);
+		buf_release(&b);
+		fail_unit(x, u);
+		return -1;
+	}
+	if ((rc = run_statements(x, m, u, &rows)) == -1) {
+		mysql_rollback(m);
+		fail_unit(x, u);
+		return -1;
+	}
+	if (rc == 1)
+		mysql_rollback(m);
+	if (!wait_turn(x, u)) {
+		mysql_rollback(m);
+		return -1;
+	}
+	if (rc == 1) {
+		rows = 0;
+		if (replay(x, m, u, &rows, &failed) == -1) {
+			fail_unit(x, u);
+			return -1;
+		}
+	} else if (mysql_commit(m) != 0) {
+		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
+		    u->st[0].no, u->st[u->n - 1].no);
+		add_server_error(&b, m);
+		sx_set_error(x, u->st[0].no, "%s", b.p);
+		buf_release(&b);
+		fail_unit(x, u);
+		return -1;
+	}
+	*rowsp = rows;
+	*failedp = failed;
+	return 0;
 }
 
 struct worker_arg {
@@ -409,8 +433,7 @@ setup_session(struct sx *x, MYSQL *m, char *errbuf, size_t errlen)
 	buf_adds(&b, "SET SESSION");
 	if (!x->o->keep_checks)
 		buf_adds(&b, " foreign_key_checks=0,");
-	if (!x->o->keep_checks && x->o->jobs == 1)
-		buf_adds(&b, " unique_checks=0,");
+	buf_adds(&b, " unique_checks=1,");
 	if (x->o->no_binlog)
 		buf_adds(&b, " sql_log_bin=0,");
 	buf_adds(&b, " autocommit=1");
@@ -516,12 +539,13 @@ sx_join_workers(struct sx *x)
 /*
  * MariaDB (MDEV-24818) inserts into an empty InnoDB table or partition in
  * bulk mode, under an exclusive table lock held until commit, when both
- * unique_checks and foreign_key_checks are 0, as dumps set them.  With
- * several connections that lock would serialize them, and a later unit
- * holding it while waiting for an earlier unit's commit would deadlock
- * with that unit (InnoDB cannot see the wait: it is ours).  So with -j > 1
- * unique_checks stays 1 (it only turns the bulk mode on: MariaDB 10.5+
- * does no change buffering by default).  0, or -1 with the error recorded.
+ * unique_checks and foreign_key_checks are 0, as dumps set them.  A unit
+ * holding that lock while it waits for an earlier unit's commit would
+ * deadlock with that unit if it needed the table (InnoDB cannot see the
+ * wait: it is ours).  So unique_checks stays 1, also after the input sets
+ * it to 0, except in bulk units, which run alone (exec.c).  With 1 the
+ * server only leaves the bulk mode off: MariaDB 10.5+ does no change
+ * buffering by default.  0, or -1 with the error recorded.
  */
 int
 sx_keep_unique_checks(struct sx *x, int c, const struct rp_stmt *s)

@@ -35,7 +35,7 @@ statement 2 (line 2): set: session, every connection
 statement 3 (line 3, table db.t): create-table: barrier
 statement 4 (line 4): lock: skipped (table locks)
 statement 5 (line 5, table db.t): insert: parallel
-unit 1: statements 5-5, 24 bytes: one transaction
+unit 1: statements 5-5, 24 bytes: one transaction, alone (first into a table: bulk)
 statement 6 (line 6, table db.t): insert: parallel
 unit 2: statements 6-6, 24 bytes: one transaction
 statement 7 (line 7, table db.t): insert: barrier (INSERT ... SELECT)
