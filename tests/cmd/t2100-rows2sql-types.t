@@ -182,7 +182,7 @@ check t2100_dst3 "--no-hex-blob"
 # The other loader: sqlsplit | sqlexec.
 rows2sql --rename-db $SRC=t2100_dst4 s.rp >dump4.sql
 sql -e "DROP DATABASE IF EXISTS t2100_dst4"
-sqlsplit <dump4.sql | sqlexec $(CONN) 2>err; is $? 0 "sqlsplit | sqlexec loads it"
+sqlsplit <dump4.sql | timeout 300 sqlexec $(CONN) 2>err; is $? 0 "sqlsplit | sqlexec loads it"
 check t2100_dst4 "sqlsplit | sqlexec"
 
 for d in t2100_src t2100_dst t2100_dst2 t2100_dst3 t2100_dst4; do sql -e "DROP DATABASE $d"; done
