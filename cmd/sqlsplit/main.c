@@ -40,7 +40,7 @@ static __dead void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-0flpV] [--ansi-quotes] [--binary-mode] "
-	    "[--grep-table table]\n"
+	    "[--grep-table [db.]table]\n"
 	    "\t[--kind kind] [--no-backslash-escapes] [--require-trailer] "
 	    "[file ...]\n", getprogname());
 	exit(2);
@@ -54,12 +54,27 @@ on_warn(void *arg, const char *msg)
 	warnx("%s: %s", out->name, msg);
 }
 
+/* --grep-table: "table", or "db.table" (schema as written, else USE's) */
+static int
+table_matches(const char *want, const struct split_stmt *st)
+{
+	const char	*dot, *db;
+	size_t		 n;
+
+	if ((dot = strchr(want, '.')) == NULL)
+		return strcmp(st->table, want) == 0;
+	db = *st->schema != '\0' ? st->schema : st->db;
+	n = (size_t)(dot - want);
+	return strlen(db) == n && strncmp(db, want, n) == 0 &&
+	    strcmp(st->table, dot + 1) == 0;
+}
+
 static int
 selected(const struct opts *o, const struct split_stmt *st)
 {
 	if (o->kind != -1 && st->kind != o->kind)
 		return 0;
-	if (o->grep_table != NULL && strcmp(st->table, o->grep_table) != 0)
+	if (o->grep_table != NULL && !table_matches(o->grep_table, st))
 		return 0;
 	return 1;
 }

@@ -62,6 +62,8 @@ is "$(cat out)" "INSERT INTO \`d\`.\`t\` VALUES (1,'#'),(2,'--'),(3,'/*');" \
     "--kind insert picks the INSERT"
 is "$(sqlsplit --list --grep-table t adv.sql | wc -l)" 3 \
     "--grep-table t picks the statements on table t"
+is "$(sqlsplit --list --grep-table d.t adv.sql | cut -f1)" 5 \
+    "--grep-table d.t picks the one naming d.t"
 
 # Frames: one FT_STMT per statement, the stream complete.
 sqlsplit adv.sql >adv.rp; is $? 0 "frame output exits 0"
