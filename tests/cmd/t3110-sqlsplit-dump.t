@@ -98,4 +98,38 @@ is "$(grep -c 'TRIGGER' a.st)" 6 "(triggers compared)"
 is "$(grep -c 'PROCEDURE\|FUNCTION' a.st)" 6 "(routines compared)"
 sql -e "DROP DATABASE t3110_a; DROP DATABASE t3110_b; DROP DATABASE t3110_src"
 
+# sql_mode changes how the client lexes: a script that switches to
+# NO_BACKSLASH_ESCAPES and ANSI_QUOTES, and the dump of what it made, whose
+# routines, triggers and views carry their own sql_mode.
+cat >nbe.sql <<'X'
+DROP DATABASE IF EXISTS t3110_src; CREATE DATABASE t3110_src; USE t3110_src;
+SET sql_mode = 'NO_BACKSLASH_ESCAPES';
+CREATE TABLE t (a varchar(20));
+INSERT INTO t VALUES ('C:\dir\'), ('x'';y');
+CREATE PROCEDURE p() SELECT 'C:\dir\' AS path, 'x;y';
+CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = CONCAT(NEW.a, '\');
+SET sql_mode = 'ANSI_QUOTES';
+CREATE PROCEDURE q() SELECT "a\" FROM t;
+SET sql_mode = 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES';
+CREATE VIEW v AS SELECT 'b\' AS "c\";
+SET sql_mode = DEFAULT;
+SELECT 'it\'s;';
+X
+client -v <nbe.sql | norm client >c.n
+is $? 0 "the client runs a script that changes sql_mode"
+sqlsplit --print -0 nbe.sql | norm split >s.n
+is_file s.n c.n "the same statements as the client ($(wc -l <c.n))"
+dump >nbe-dump.sql
+sql -e "DROP DATABASE IF EXISTS t3110_a; CREATE DATABASE t3110_a;
+    DROP DATABASE IF EXISTS t3110_b; CREATE DATABASE t3110_b"
+client -v --comments t3110_a <nbe-dump.sql | norm client >c.n
+sqlsplit nbe-dump.sql | stmtexec -S "$RP_SOCK" -D t3110_b
+is $? 0 "sqlsplit | stmtexec loads its dump"
+sqlsplit --print -0 nbe-dump.sql | norm split >s.n
+is_file s.n c.n "its dump: the same statements ($(wc -l <c.n))"
+dbstate t3110_a >a.st
+dbstate t3110_b >b.st
+is_file b.st a.st "its dump: the same database ($(wc -l <a.st) lines)"
+sql -e "DROP DATABASE t3110_a; DROP DATABASE t3110_b; DROP DATABASE t3110_src"
+
 done_testing
