@@ -92,6 +92,25 @@ is "$(grep -c 'CREATE.*PROCEDURE\|CREATE.*FUNCTION' a.st)" 6 \
 is "$(grep -c 'CREATE.*TRIGGER' a.st)" 6 "(triggers compared)"
 sql -e "DROP DATABASE t3100_a; DROP DATABASE t3100_b"
 
+# --- the schema with CRLF line ends and a byte-order mark: the client reads
+# lines without their CR, so routine bodies must come out without them
+for x in a b; do
+	printf '\357\273\277' >crlf-$x.sql
+	sed 's/$/\r/' schema-$x.sql >>crlf-$x.sql
+done
+client -v --comments <crlf-a.sql >c.out
+is $? 0 "the client loads the CRLF schema"
+sqlsplit crlf-b.sql | stmtexec -S "$RP_SOCK"
+is $? 0 "sqlsplit | stmtexec loads it"
+sqlsplit --print -0 crlf-a.sql | norm split >s.n
+norm client <c.out >c.n
+is_file s.n c.n "CRLF schema: the same statements ($(wc -l <c.n))"
+dbstate t3100_a >a.st
+dbstate t3100_b >b.st
+is_file b.st a.st "CRLF schema: the same objects ($(wc -l <a.st) lines)"
+is "$(grep -c -e "$(printf '\r')" -e '\\r' b.st)" 0 "(no CR in them)"
+sql -e "DROP DATABASE t3100_a; DROP DATABASE t3100_b"
+
 # --- mariadb-test's client test files, from a copy (they use db "test",
 # and source each other by relative path)
 [ -r "$MT/mysql_delimiter.sql" ] || { done_testing; }
@@ -100,7 +119,8 @@ for f in mysql_delimiter.sql mysql_delimiter_19799.sql \
     mysql_delimiter_source.sql mysql_comments.sql delimiter_case_mdev_10728.sql; do
 	sed 's/\btest\b/t3100_m/g' "$MT/$f" >mt/main/$f
 done
-for f in mysql_delimiter.sql mysql_comments.sql delimiter_case_mdev_10728.sql; do
+for f in mysql_delimiter.sql mysql_delimiter_source.sql \
+    mysql_delimiter_19799.sql mysql_comments.sql delimiter_case_mdev_10728.sql; do
 	sql -e "DROP DATABASE IF EXISTS t3100_m; CREATE DATABASE t3100_m;
 	    CREATE TABLE t3100_m.t1 (a int)"
 	(cd mt && client -v --force t3100_m <main/$f 2>/dev/null) | norm client >c.n
