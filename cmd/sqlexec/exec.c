@@ -193,6 +193,12 @@ unit_close(struct dispatch *d)
 		sx_unit_free(u);
 		return;
 	}
+	/*
+	 * Alone means alone: nothing before it may still be running either
+	 * (a target named differently, or not known, could be the same table).
+	 */
+	if (bulk)
+		sx_drain(d->x);
 	sx_push(d->x, u);		/* u belongs to the workers now */
 	if (bulk)
 		sx_drain(d->x);

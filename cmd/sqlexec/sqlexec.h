@@ -16,7 +16,11 @@
  * the resume point printed on failure (--skip-to N), and it is exact even
  * when -j > 1.  Every other statement is a barrier: the dispatcher waits
  * until every unit before it has committed, then runs it on one
- * connection (or, for session state, on every connection).
+ * connection (or, for session state, on every connection).  The first
+ * unit into a table after a barrier is a "bulk" unit: it runs alone, with
+ * unique_checks=0, so that MariaDB bulk-loads the empty table under a
+ * table lock nobody else can wait for; every other unit runs with
+ * unique_checks=1 and row locks.
  */
 #ifndef SQLEXEC_H
 #define SQLEXEC_H
