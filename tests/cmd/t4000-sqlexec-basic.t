@@ -44,8 +44,29 @@ statement 9 (line 9): set: barrier (global)
 OUT
 is_file plan.out plan.want "dry run plan"
 
+# --skip-to in the plan: statements up to N are skipped, except USE/SET
+sqlexec -n --skip-to 5 <plan.rp >skip.out 2>err; is $? 0 "dry run with --skip-to"
+cat >skip.want <<'OUT'
+statement 1 (line 1): use: session, every connection (before --skip-to)
+statement 2 (line 2): set: session, every connection (before --skip-to)
+statement 3 (line 3, table db.t): create-table: skipped (--skip-to)
+statement 4 (line 4): lock: skipped (--skip-to)
+statement 5 (line 5, table db.t): insert: skipped (--skip-to)
+statement 6 (line 6, table db.t): insert: parallel
+OUT
+sed -n 1,6p skip.out >skip.got
+is_file skip.got skip.want "--skip-to plan keeps the session statements"
+
 need_server
 C=$(CONN)
+
+# a frame stream of rows (dbsnap's), not of statements: exit 1, say so
+fresh_db t4000_r
+sql t4000_r -e "CREATE TABLE r (id INT); INSERT INTO r VALUES (1)"
+dbsnap $C t4000_r 2>/dev/null | sqlexec $C t4000_r 2>err
+is $? 1 "a rows stream is refused"
+like "$(cat err)" "not a statement frame .*sqlsplit" "the refusal says what sqlexec reads"
+sql -e "DROP DATABASE t4000_r"
 
 # Session state on every connection: the dump's time zone and character
 # set must reach every worker, or TIMESTAMPs shift and bytes change.
