@@ -408,6 +408,35 @@ t_cut_mysqldump(void **state)
 	}
 }
 
+/* source: the file is split in place, sharing delimiter, numbers and USE. */
+static void
+t_source(void **state)
+{
+	char	 path[] = "/tmp/sqlsplit-unit.XXXXXX", in[256];
+	FILE	*f;
+	int	 fd;
+
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_non_null(f = fdopen(fd, "w"));
+	fputs("select 2//\nuse inner_db\ndelimiter $$\nselect 3$$\n", f);
+	fclose(f);
+	snprintf(in, sizeof(in), "delimiter //\nselect 1//\nsource %s\n"
+	    "select 4$$\n\\. %s\nselect 5;", path, path);
+	/*
+	 * The delimiter the first source leaves ($$) holds in the second,
+	 * where "select 2//" no longer ends a statement.
+	 */
+	check(in, O_META | O_LINE, "2@13:other . [] select 1 ## "
+	    "1@0:other . [] select 2 ## "
+	    "2@11:use inner_db. [inner_db] use inner_db ## "
+	    "4@37:other . [inner_db] select 3 ## "
+	    "4@57:other . [inner_db] select 4 ## "
+	    "1@0:other . [inner_db] select 2//\nuse inner_db\ndelimiter  ## "
+	    "4@37:other . [inner_db] select 3 ## "
+	    "6@97:other . [inner_db] select 5;");
+	unlink(path);
+}
+
 /* A statement far larger than the read chunk, fed in big pieces. */
 static void
 t_large(void **state)
@@ -444,6 +473,7 @@ main(void)
 		cmocka_unit_test(t_truncated),
 		cmocka_unit_test(t_trailer),
 		cmocka_unit_test(t_cut_mysqldump),
+		cmocka_unit_test(t_source),
 		cmocka_unit_test(t_large),
 	};
 
