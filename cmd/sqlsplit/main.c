@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "buf.h"
 #include "frame.h"
+#include "progress.h"
 #include "util.h"
 #include "split.h"
 
@@ -24,6 +26,7 @@ struct opts {
 	int		 list;
 	int		 nul;
 	int		 force;
+	int		 progress;	/* 1 --progress, 0 --no-progress, -1 tty */
 	const char	*grep_table;
 	int		 kind;		/* -1: all */
 };
@@ -34,6 +37,10 @@ struct out {
 	FILE		*fp;
 	const char	*name;		/* current input, for messages */
 	uint64_t	 base_no;	/* statements in the inputs before */
+	struct progress	*prog;
+	uint64_t	 done;		/* input bytes counted into prog */
+	uint64_t	 base_off;	/* bytes of the inputs before */
+	uint64_t	 total;		/* sizes of the regular files */
 };
 
 static __dead void
@@ -41,8 +48,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s [-0flpV] [--ansi-quotes] [--binary-mode] "
 	    "[--grep-table [db.]table]\n"
-	    "\t[--kind kind] [--no-backslash-escapes] [--require-trailer] "
-	    "[file ...]\n", getprogname());
+	    "\t[--kind kind] [--no-backslash-escapes] [--[no-]progress]\n"
+	    "\t[--require-trailer] [file ...]\n", getprogname());
 	exit(2);
 }
 
@@ -86,6 +93,11 @@ on_stmt(void *arg, const struct split_stmt *st)
 	struct rp_stmt	 rs;
 	struct buf	*b;
 
+	if (out->prog != NULL) {
+		progress_add(out->prog, 1, 0,
+		    out->base_off + st->offset + st->len - out->done);
+		out->done = out->base_off + st->offset + st->len;
+	}
 	if (!selected(out->o, st))
 		return 0;
 	if (out->o->list) {
@@ -126,8 +138,13 @@ static void
 split_one(struct out *out, int fd, const char *name)
 {
 	struct split	*s;
+	struct stat	 sb;
 
 	out->name = name;
+	if (out->prog != NULL && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		out->total += (uint64_t)sb.st_size;
+		progress_total(out->prog, 0, 0, out->total);
+	}
 	if ((s = split_new(&out->o->split, on_stmt, out)) == NULL)
 		err(1, "split_new");
 	split_set_warn(s, on_warn, out);
@@ -139,6 +156,7 @@ split_one(struct out *out, int fd, const char *name)
 		err(1, "stdout");
 	}
 	out->base_no += split_count(s);
+	out->base_off += split_offset(s);
 	split_free(s);
 }
 
@@ -168,8 +186,10 @@ main(int argc, char *argv[])
 		{ "kind", required_argument, NULL, 'K' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "no-backslash-escapes", no_argument, NULL, 'N' },
+		{ "no-progress", no_argument, NULL, 'Q' },
 		{ "null", no_argument, NULL, '0' },
 		{ "print", no_argument, NULL, 'p' },
+		{ "progress", no_argument, NULL, 'G' },
 		{ "require-trailer", no_argument, NULL, 'R' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -181,6 +201,7 @@ main(int argc, char *argv[])
 	memset(&o, 0, sizeof(o));
 	memset(&out, 0, sizeof(out));
 	o.kind = -1;
+	o.progress = -1;
 	while ((ch = getopt_long(argc, argv, "0flpV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case '0':
@@ -206,8 +227,14 @@ main(int argc, char *argv[])
 		case 'N':
 			o.split.no_backslash_escapes = 1;
 			break;
+		case 'G':
+			o.progress = 1;
+			break;
 		case 'p':
 			o.print = 1;
+			break;
+		case 'Q':
+			o.progress = 0;
 			break;
 		case 'R':
 			o.split.require_trailer = 1;
@@ -234,6 +261,13 @@ main(int argc, char *argv[])
 
 	out.o = &o;
 	out.fp = stdout;
+	/* by default on a terminal, but not over --print text there */
+	if (o.progress == -1 && ((o.print && isatty(STDOUT_FILENO)) ||
+	    !isatty(STDERR_FILENO)))
+		o.progress = 0;
+	if (o.progress != 0 &&
+	    (out.prog = progress_new("sqlsplit", "statements", o.progress)) == NULL)
+		err(1, "progress_new");
 	if (!o.print) {
 		if ((out.fw = frame_writer_new(STDOUT_FILENO)) == NULL)
 			err(1, "frame_writer_new");
@@ -257,5 +291,9 @@ main(int argc, char *argv[])
 		frame_writer_free(out.fw);
 	} else if (stdout_finish() == -1)
 		err(1, "stdout");
+	if (out.prog != NULL) {
+		progress_done(out.prog);
+		progress_free(out.prog);
+	}
 	return 0;
 }

@@ -66,7 +66,10 @@ is "$(sqlsplit --list --grep-table d.t adv.sql | cut -f1)" 5 \
     "--grep-table d.t picks the one naming d.t"
 
 # Frames: one FT_STMT per statement, the stream complete.
-sqlsplit adv.sql >adv.rp; is $? 0 "frame output exits 0"
+sqlsplit --progress --list adv.sql >/dev/null 2>err
+like "$(tail -1 err)" "^sqlsplit: 6 statements" "--progress ends with a summary on stderr"
+sqlsplit adv.sql >adv.rp 2>err; is $? 0 "frame output exits 0"
+is "$(cat err)" "" "and, stderr not a terminal, no progress by default"
 framecat <adv.rp >out; is $? 0 "the frame stream ends with its trailer"
 is "$(grep -c '^STMT' out)" 6 "six statement frames"
 like "$(grep '^STMT	5' out)" "^STMT	5	13	[0-9]+	insert		d	t	INSERT" \
