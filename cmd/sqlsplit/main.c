@@ -58,6 +58,8 @@ on_warn(void *arg, const char *msg)
 {
 	struct out	*out = arg;
 
+	if (out->prog != NULL)
+		progress_clear(out->prog);
 	warnx("%s: %s", out->name, msg);
 }
 
@@ -92,11 +94,15 @@ on_stmt(void *arg, const struct split_stmt *st)
 	struct out	*out = arg;
 	struct rp_stmt	 rs;
 	struct buf	*b;
+	uint64_t	 cur;
 
 	if (out->prog != NULL) {
-		progress_add(out->prog, 1, 0,
-		    out->base_off + st->offset + st->len - out->done);
-		out->done = out->base_off + st->offset + st->len;
+		/* (a sourced file's offsets are its own: never go back) */
+		cur = out->base_off + st->offset + st->len;
+		progress_add(out->prog, 1, 0, cur > out->done ?
+		    cur - out->done : 0);
+		if (cur > out->done)
+			out->done = cur;
 	}
 	if (!selected(out->o, st))
 		return 0;
