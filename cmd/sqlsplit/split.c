@@ -1867,6 +1867,31 @@ compact(struct split *s, char *text, size_t len, uint64_t off)
 }
 
 /*
+ * add_line() adds no newline after a line whose text starts with
+ * "delimiter" ("SELECT 1; DELIMITER //"): the next line joins it, and the
+ * DELIMITER command then takes its argument from both.  Does the same to
+ * text in place; returns its new length.
+ */
+static size_t
+join_delimiter_line(struct split *s, char *text, size_t len)
+{
+	char	*nl;
+	size_t	 k, drop = 1;
+
+	if ((nl = memchr(text, '\n', len)) == NULL)
+		return len;
+	k = (size_t)(nl - text);
+	if (k > 0 && text[k - 1] == '\r' && !s->opts.binary_mode) {
+		k--;
+		drop = 2;
+	}
+	if (!is_delimiter_cmd(text, k))
+		return len;
+	memmove(text + k, text + k + drop, len - k - drop);
+	return len - drop;
+}
+
+/*
  * A statement ended: buf[start..end).  Client commands at its head are
  * run (find_command(buffer) in add_line()); anything else is handed out.
  */
@@ -1880,18 +1905,21 @@ emit(struct split *s, size_t start, size_t end, int how)
 	int		 i, r;
 
 	s->started = 0;
+	memset(&st, 0, sizeof(st));
+	/* count and hash the bytes before they are changed in place */
+	st.line = line_at(s, off);
+	line_at(s, s->base + end);
+	hash_to(s, s->base + end);
 	if (how == END_DELIM && (i = find_command(s, text, len)) != -1 &&
 	    commands[i].c != 'u') {
 		s->ncuts = 0;
+		if (commands[i].c == 'd')
+			len = join_delimiter_line(s, text, len);
 		r = run_command(s, i, text, len, 0, off);
 		if (r == 1)
 			s->stopped = 1;
 		return r == -1 ? -1 : 0;
 	}
-	memset(&st, 0, sizeof(st));
-	st.line = line_at(s, off);
-	line_at(s, s->base + end);
-	hash_to(s, s->base + end);
 	len = compact(s, text, len, off);
 	s->ncuts = 0;
 	st.text = text;

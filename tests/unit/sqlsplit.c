@@ -199,6 +199,15 @@ t_delimiter(void **state)
 	    "create-trigger .t [] CREATE TRIGGER tr BEFORE INSERT ON t FOR "
 	    "EACH ROW BEGIN\n  IF 1 THEN BEGIN SET @a = ';'; END; END IF;\n"
 	    "END ## other . [] select 1");
+	/*
+	 * After a statement on the same line, DELIMITER swallows the next
+	 * line into its argument, as in the client (checked against it)
+	 */
+	check("select 1; delimiter //\nselect 2;\nselect 3//select 4;", 0,
+	    "select 1 ## select 3 ## 4;");
+	check("select 1; DELIMITER //\r\nselect 2;\r\nselect 3//select 4;\n"
+	    "select 5; delimiter ;;\nx\n", 0,
+	    "select 1 ## select 3 ## 4;\nselect 5; delimiter ;;\nx");
 	/* DELIMITER not at the start of a statement is SQL */
 	check("select 1\nDELIMITER //\n;", 0, "select 1\nDELIMITER //\n");
 }
