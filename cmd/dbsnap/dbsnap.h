@@ -27,7 +27,8 @@
 #define __dead	__attribute__((__noreturn__))
 #endif
 
-#define DBSNAP_VERSION	"0.1.0"
+#include "version.h"
+#define DBSNAP_VERSION	ROWPIPE_VERSION
 #define BATCH_BYTES	((size_t)256 << 10)	/* FT_ROWS payload target */
 #define SPOOL_MEM_MAX	((size_t)8 << 20)	/* then a temporary file */
 

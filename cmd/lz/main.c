@@ -15,14 +15,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <lz4.h>
+
 #include "util.h"
+#include "version.h"
 #include "lz.h"
 
 enum mode { COMPRESS, DECOMPRESS, TEST, LIST };
 
 enum {
 	OPT_BEST = 256, OPT_BLOCK_CRC, OPT_CONTENT_SIZE, OPT_FAST,
-	OPT_NO_FRAME_CRC
+	OPT_NO_FRAME_CRC, OPT_HELP, OPT_VERSION
 };
 
 static const struct option longopts[] = {
@@ -32,22 +35,28 @@ static const struct option longopts[] = {
 	{ "decompress",		no_argument,		NULL, 'd' },
 	{ "fast",		optional_argument,	NULL, OPT_FAST },
 	{ "force",		no_argument,		NULL, 'f' },
+	{ "help",		no_argument,		NULL, OPT_HELP },
 	{ "list",		no_argument,		NULL, 'l' },
 	{ "no-frame-crc",	no_argument,		NULL, OPT_NO_FRAME_CRC },
 	{ "stdout",		no_argument,		NULL, 'c' },
 	{ "test",		no_argument,		NULL, 't' },
 	{ "threads",		required_argument,	NULL, 'T' },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ NULL,			0,			NULL, 0 }
 };
 
+/* Usage on stderr and exit 2; with --help, on stdout and exit 0. */
 static __dead2 void
-usage(void)
+usage(int status)
 {
-	fprintf(stderr, "usage: %s [-cdfltz] [-# | --fast[=N]] [-B4|5|6|7] "
-	    "[-o file] [-T threads]\n"
+	fprintf(status ? stderr : stdout, "usage: %s [-cdfltz] [-# | "
+	    "--fast[=N]] [-B4|5|6|7] [-o file] [-T threads]\n"
 	    "          [--block-checksum] [--content-size] [--no-frame-crc] "
 	    "[file]\n", getprogname());
-	exit(2);
+	if (status == 0)
+		fputs("LZ4 frame format compression, interoperable with lz4(1);"
+		    " see lz(1).\n", stdout);
+	exit(status);
 }
 
 /*
@@ -208,14 +217,20 @@ main(int argc, char *argv[])
 		case OPT_NO_FRAME_CRC:
 			o.content_crc = 0;
 			break;
+		case OPT_HELP:
+			usage(0);
+		case OPT_VERSION:
+			printf("lz %s (liblz4 %s)\n", ROWPIPE_VERSION,
+			    LZ4_versionString());
+			exit(0);
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1 || (outpath != NULL && (mode == TEST || mode == LIST)))
-		usage();
+		usage(2);
 	if (o.threads <= 0)
 		o.threads = default_threads(mode);
 

@@ -13,7 +13,8 @@
 #include "util.h"
 #include "r2s.h"
 
-#define ROWS2SQL_VERSION	"0.1"
+#include "version.h"
+#define ROWS2SQL_VERSION	ROWPIPE_VERSION
 
 #ifndef __dead
 #define __dead	__attribute__((__noreturn__))

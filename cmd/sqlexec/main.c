@@ -16,7 +16,8 @@
 #include "sqlexec.h"
 #include "util.h"
 
-#define SQLEXEC_VERSION	"0.1"
+#include "version.h"
+#define SQLEXEC_VERSION	ROWPIPE_VERSION
 
 enum {
 	OPT_COMMIT_EVERY = CONN_OPT_MAX,
@@ -49,15 +50,16 @@ static const struct option longopts[] = {
 	{ NULL,			0,		   NULL, 0 }
 };
 
+/* Usage on stderr and exit 2; with --help, on stdout and exit 0. */
 static __dead2 void
-usage(void)
+usage(int status)
 {
-	fprintf(stderr, "usage: %s " CONN_USAGE "\n"
+	fprintf(status ? stderr : stdout, "usage: %s " CONN_USAGE "\n"
 	    "\t[-fnV] [-j jobs] [--commit-every bytes] [--skip-to N]\n"
 	    "\t[--no-binlog] [--keep-checks] [--progress] [--batch-bytes bytes]\n"
 	    "\t[--default-character-set charset] [[-D] database]\n",
 	    getprogname());
-	exit(2);
+	exit(status);
 }
 
 static size_t
@@ -131,19 +133,19 @@ main(int argc, char *argv[])
 			o.charset = optarg;
 			break;
 		case OPT_HELP:
-			usage();
+			usage(0);
 			/* NOTREACHED */
 		default:
 			if ((r = conn_getopt(&o.conn, ch, optarg, &errstr)) == -1)
 				errx(2, "%s", errstr);
 			if (r == 0)
-				usage();
+				usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1 || (argc == 1 && o.db != NULL))
-		usage();
+		usage(2);
 	if (argc == 1)
 		o.db = argv[0];
 	if (isatty(STDIN_FILENO))
