@@ -37,9 +37,20 @@ sql()       { mariadb --no-defaults --default-character-set=utf8mb4 -uroot -S "$
 CONN() { echo "--no-defaults -uroot -S $RP_SOCK"; }
 # fresh_db NAME: drop and create a database.
 fresh_db()  { sql -e "DROP DATABASE IF EXISTS \`$1\`; CREATE DATABASE \`$1\`"; }
+# isql ARGS: sql --raw, retried a few times: information_schema queries
+# can fail while tests running beside this one do DDL (ER_NEED_REPREPARE).
+isql() {
+	_n=0
+	until _out=$(sql --raw "$@"); do
+		_n=$((_n + 1))
+		[ $_n -lt 5 ] || return 1
+		sleep 1
+	done
+	printf '%s\n' "$_out"
+}
 # db_sums DB: CHECKSUM TABLE of every base table, names of any bytes.
 db_sums() {
-	sql --raw -e "SELECT CONCAT('CHECKSUM TABLE \`',
+	isql -e "SELECT CONCAT('CHECKSUM TABLE \`',
 	    REPLACE(table_name, '\`', '\`\`'), '\` EXTENDED;') FROM
 	    information_schema.tables WHERE table_schema = '$1' AND table_type
 	    IN ('BASE TABLE', 'SYSTEM VERSIONED') ORDER BY table_name" |
@@ -48,7 +59,7 @@ db_sums() {
 # db_hex DB: one line per row, HEX() of every column (history rows of
 # system-versioned tables included), sorted, per table.
 db_hex() {
-	sql --raw -e "SELECT CONCAT('SELECT ', QUOTE(t.table_name),
+	isql -e "SELECT CONCAT('SELECT ', QUOTE(t.table_name),
 	    ', CONCAT_WS(''|'', ', GROUP_CONCAT(CONCAT('IFNULL(HEX(\`',
 	    REPLACE(c.column_name, '\`', '\`\`'), '\`),''N'')')
 	    ORDER BY c.ordinal_position),
@@ -66,7 +77,7 @@ db_hex() {
 # db_objects DB: SHOW CREATE of every table, view, routine, trigger and
 # event, the database name replaced by DB, trigger creation times left out.
 db_objects() {
-	sql --raw -e "
+	isql -e "
 	    SELECT CONCAT('SHOW CREATE TABLE \`', REPLACE(table_name, '\`',
 	    '\`\`'), '\`;') FROM information_schema.tables WHERE table_schema
 	    = '$1' AND table_type IN ('BASE TABLE', 'SYSTEM VERSIONED')

@@ -5,17 +5,6 @@
 # with non-ASCII literals, a sequence's position, a latin1 database.
 . "$(dirname "$0")/../lib.sh"
 need_server
-# information_schema queries can fail while other tests run DDL
-# (ER_NEED_REPREPARE): retry them a few times.
-isql() {
-	_n=0
-	until _out=$(sql --raw "$@"); do
-		_n=$((_n + 1))
-		[ $_n -lt 5 ] || return 1
-		sleep 1
-	done
-	printf '%s\n' "$_out"
-}
 
 SRC=t2103_src DST=t2103_dst
 sql -e "DROP DATABASE IF EXISTS $SRC; DROP DATABASE IF EXISTS $DST;

@@ -89,6 +89,7 @@ b` INT, `select` INT);
 INSERT INTO `new
 line\\` VALUES (1,2),(1,2);
 SET time_zone='+00:00';
+-- tsdst holds both instants that read 02:30 in Europe/Berlin on 2024-10-27.
 CREATE TABLE tsdst (id INT PRIMARY KEY, ts TIMESTAMP(6) NULL);
 INSERT INTO tsdst VALUES (1,'2024-10-27 00:30:00'),(2,'2024-10-27 01:30:00'),
  (3,'2024-03-31 01:30:00.5'),(4,'2024-03-31 00:59:59.999999');
