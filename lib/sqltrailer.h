@@ -20,6 +20,13 @@
 
 #include "buf.h"
 
+/*
+ * rows2sql's first line.  Text that starts with it must end with the
+ * trailer line: sqlsplit treats a missing trailer there as truncation.
+ */
+#define SQLTRAILER_HEADER	"-- rows2sql dump\n"
+#define SQLTRAILER_HEADER_LEN	(sizeof(SQLTRAILER_HEADER) - 1)
+
 #define SQLTRAILER_PREFIX	"-- rowpipe-trailer "
 #define SQLTRAILER_PREFIX_LEN	(sizeof(SQLTRAILER_PREFIX) - 1)
 

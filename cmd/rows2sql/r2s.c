@@ -1251,7 +1251,7 @@ do_header(struct r2s *st, const struct frame *f)
 	dec_init(&d, f->p, f->len);
 	if (dec_kv(&d, &kv) == -1)
 		return fail(st, "corrupt header frame");
-	buf_adds(&st->out, "-- rows2sql dump\n");
+	buf_adds(&st->out, SQLTRAILER_HEADER);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if ((v = rp_kv_get(&kv, keys[i])) == NULL || *v == '\0')
 			continue;

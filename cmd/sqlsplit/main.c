@@ -176,7 +176,12 @@ write_header(struct frame_writer *fw)
 	if ((b = frame_begin(fw)) == NULL)
 		errx(1, "stdout: %s", frame_writer_errstr(fw));
 	enc_kv(b, keys, vals, 1);
-	if (frame_end(fw, FT_HEADER, 0) == -1)
+	/*
+	 * Out at once: if the input then turns out to be cut, the reader
+	 * downstream sees a stream that started and was truncated, not an
+	 * empty input.
+	 */
+	if (frame_end(fw, FT_HEADER, 0) == -1 || frame_writer_flush(fw) == -1)
 		errx(1, "stdout: %s", frame_writer_errstr(fw));
 }
 

@@ -113,6 +113,8 @@ struct split {
 	struct sqltrailer tr;
 	uint64_t	 tr_off, tr_end, tr_hash, tr_stmts;
 	int		 tr_ok;
+	/* rows2sql's first line seen: its trailer line is then required */
+	int		 r2s_hdr;
 	/* mysqldump/mariadb-dump: header seen, end of "-- Dump completed" */
 	int		 dump_hdr;
 	uint64_t	 dump_done_end;
@@ -730,7 +732,10 @@ marker_line(struct split *s, size_t pos)
 		    sqltrailer_parse(b, ll, &s->tr) == 0) ? 1 : -1;
 		return 0;
 	}
-	if (off < 1024 && ((n >= 14 && memcmp(b, "-- MySQL dump ", 14) == 0) ||
+	if (off == 0 && n >= SQLTRAILER_HEADER_LEN &&
+	    memcmp(b, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN) == 0)
+		s->r2s_hdr = 1;
+	else if (off < 1024 && ((n >= 14 && memcmp(b, "-- MySQL dump ", 14) == 0) ||
 	    (n >= 16 && memcmp(b, "-- MariaDB dump ", 16) == 0)))
 		s->dump_hdr = 1;
 	else if (n >= 17 && memcmp(b, "-- Dump completed", 17) == 0) {
@@ -1233,9 +1238,10 @@ check_trailer(struct split *s)
 		s->tr_ok = 1;
 		return 0;
 	}
-	if (s->opts.require_trailer)
+	if (s->opts.require_trailer || s->r2s_hdr)
 		return sfail(s, "truncated: no rowpipe trailer line at the end "
-		    "of the input (%llu bytes)", (unsigned long long)end);
+		    "of the input (%llu bytes)%s", (unsigned long long)end,
+		    s->r2s_hdr ? ", which starts as rows2sql output" : "");
 	if (s->dump_hdr && s->dump_done_end != end)
 		return sfail(s, "truncated: mysqldump output does not end "
 		    "with its '-- Dump completed' line (%llu bytes)",
