@@ -1,4 +1,3 @@
-# ENGINEERS: read /work/main/PARALLEL-WORK.md first (rules for working in parallel, deadline 02:35 UTC).
 # rowpipe: one non-recursive GNU Makefile.
 #
 #   make            build bin/dbsnap bin/rows2sql bin/sqlsplit bin/sqlexec bin/lz

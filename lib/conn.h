@@ -1,4 +1,3 @@
-/* ENGINEERS: read /work/main/PARALLEL-WORK.md first (rules for working in parallel, deadline 02:35 UTC). */
 /*
  * conn: connection options and set-up shared by dbsnap and sqlexec, as the
  * mysql(1) client has them: -h -P -u -p -S --protocol, --defaults-file,

@@ -1,4 +1,3 @@
-/* ENGINEERS: read /work/main/PARALLEL-WORK.md first (rules for working in parallel, deadline 02:35 UTC). */
 /*
  * frame: the rowpipe(5) frame stream, reader and writer.
  *

@@ -1,4 +1,3 @@
-/* ENGINEERS: read /work/main/PARALLEL-WORK.md first (rules for working in parallel, deadline 02:35 UTC). */
 /*
  * progress: a progress line on stderr and a summary at the end, shared by
  * the programs that take --progress.

@@ -1,4 +1,3 @@
-# ENGINEERS: read /work/main/PARALLEL-WORK.md first (rules for working in parallel, deadline 02:35 UTC).
 # tests/lib.sh: minimal TAP helpers for command tests; sourced, not run.
 #
 # Each test gets a scratch directory (its cwd) removed on exit.  $RP_BIN
