@@ -110,7 +110,7 @@ fuzz: fuzz-build
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: all units
+check-run: all units lint
 	RP_BIN=$(CURDIR)/$(B) RP_UNITS=$(CURDIR)/$(O)/tests/unit RP_TOOLS=$(CURDIR)/$(O)/tests/tools tests/run
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
