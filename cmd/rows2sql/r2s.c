@@ -577,7 +577,8 @@ set_attr(struct buf *b, const struct rp_object *ob, const char *key,
 	const char	*v = rp_kv_get(&ob->attrs, key);
 	size_t		 i;
 
-	if (v == NULL || *v == '\0')
+	/* An empty sql_mode is a mode too: the header's must not carry over. */
+	if (v == NULL || (*v == '\0' && strcmp(key, "sql_mode") != 0))
 		return;
 	buf_adds(b, *first ? "/*!50003 SET " : ", ");
 	*first = 0;

@@ -68,5 +68,24 @@ is "$(sql $DST -e 'SELECT f1(7)')" "é7" "restored function runs"
 rows2sql --skip-definer s.rp >nodef.sql
 is "$(grep -c 'DEFINER=[`"]' nodef.sql)" 0 "--skip-definer also drops ANSI-quoted definers"
 
-sql -e "DROP DATABASE $SRC; DROP DATABASE $DST"
+# Objects created under an empty sql_mode keep it: the dump header's
+# NO_AUTO_VALUE_ON_ZERO must not carry over (an INSERT of 0 changes meaning).
+sql -e "DROP DATABASE IF EXISTS t2103_m; DROP DATABASE IF EXISTS t2103_m2;
+    CREATE DATABASE t2103_m"
+sql t2103_m -e "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY);
+    SET sql_mode=''; CREATE PROCEDURE p() INSERT INTO t VALUES (0);
+    CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @x = 1;
+    CREATE EVENT ev ON SCHEDULE EVERY 1 DAY DISABLE DO INSERT INTO t VALUES (0)"
+dbsnap $(CONN) -R -E t2103_m | rows2sql --rename-db t2103_m=t2103_m2 | sql
+is "$(sql -e "SELECT CONCAT('[', sql_mode, ']') FROM information_schema.routines
+    WHERE routine_schema = 't2103_m2' UNION ALL SELECT CONCAT('[', sql_mode, ']')
+    FROM information_schema.triggers WHERE trigger_schema = 't2103_m2'
+    UNION ALL SELECT CONCAT('[', sql_mode, ']') FROM information_schema.events
+    WHERE event_schema = 't2103_m2'" | paste -sd' ')" "[] [] []" \
+    "empty sql_mode of a procedure, trigger and event is kept"
+is "$(sql t2103_m2 -e 'CALL p(); CALL p(); SELECT GROUP_CONCAT(id) FROM t')" "1,2" \
+    "and the restored procedure behaves as the source's"
+
+sql -e "DROP DATABASE $SRC; DROP DATABASE $DST; DROP DATABASE t2103_m;
+    DROP DATABASE t2103_m2"
 done_testing
