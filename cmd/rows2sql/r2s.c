@@ -7,6 +7,7 @@
  * The statement count and XXH3 of everything written feed the trailer
  * (lib/sqltrailer.h).
  */
+#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -656,8 +657,23 @@ object_wanted(struct r2s *st, const struct rp_object *ob)
 		return keep_table(st, ob->schema, ob->name);
 	case OBJ_TRIGGER:
 		t = rp_kv_get(&ob->attrs, "table");
-		return st->o->ntables == 0 || (t != NULL &&
-		    keep_table(st, ob->schema, t));
+		if (!(st->o->ntables == 0 || (t != NULL &&
+		    keep_table(st, ob->schema, t))))
+			return 0;
+		/*
+		 * Trigger names are per database: a renamed table's trigger,
+		 * dropped and created under its name in the same database,
+		 * would take the trigger away from the original table.  With
+		 * the database renamed too, it moves along safely.
+		 */
+		if (t != NULL && strcmp(target_table(st, ob->schema, t), t) != 0 &&
+		    strcmp(target_db(st, ob->schema), ob->schema) == 0) {
+			warnx("%s.%s: trigger of renamed table %s left out "
+			    "(trigger names are per database; create it under "
+			    "a new name by hand)", ob->schema, ob->name, t);
+			return 0;
+		}
+		return 1;
 	default:
 		return st->o->ntables == 0;
 	}

@@ -65,6 +65,11 @@ like "$(grep -A1 '^DROP TABLE IF EXISTS `n1`' rn.sql)" 'CREATE TABLE `n1` \(' "t
 like "$(grep '^INSERT INTO `n1`' rn.sql)" '^INSERT INTO `n1` ' "table renamed in INSERT"
 like "$(grep 'VIEW' rn.sql)" "VIEW \`d2\`.\`v1\` AS select \`d2\`.\`n1\`.\`id\` AS \`id\`, 'd1\`.' AS \`x\` from \`d2\`.\`n1\`" "view's qualified database and table renamed, literals untouched"
 like "$(grep 'TRIGGER `tr1`' rn.sql)" 'BEFORE INSERT ON `n1` FOR EACH ROW' "trigger's table renamed"
+# In the same database, a renamed table's trigger would be taken from the
+# original (trigger names are per database): it is left out, with a warning.
+rows2sql --rename t1=n1 s.rp >rn1.sql 2>rn1.err; is $? 0 "rename within a database"
+is "$(grep -c 'TRIGGER' rn1.sql)" 0 "the renamed table's trigger is left out"
+like "$(cat rn1.err)" "d1.tr1: trigger of renamed table t1 left out" "and a warning says so"
 
 printf 'HEADER|producer=test\nOBJECT|view|d1|v2|CREATE VIEW `d1`.`v2` AS select `d9`.`t1`.`a` AS `a`, "`d9`.`t1`" AS `s` from `d9`.`t1` join `d1`.`t1`\nTRAILER\n' |
     gen | rows2sql --rename-db d9=d8 --rename t1=n1 >x.sql
