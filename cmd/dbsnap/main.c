@@ -238,7 +238,7 @@ write_schema(struct snap *s)
 	if (frame_writer_flush(s->fw) == -1) {
 		if (errno == EPIPE)
 			exit(1);
-		errx(1, "write: %s", frame_writer_errstr(s->fw));
+		errx(1, "stdout: %s", frame_writer_errstr(s->fw));
 	}
 }
 
@@ -296,7 +296,7 @@ main(int argc, char *argv[])
 	if (frame_writer_close(s.fw) == -1) {
 		if (errno == EPIPE)
 			exit(1);
-		errx(1, "write: %s", frame_writer_errstr(s.fw));
+		errx(1, "stdout: %s", frame_writer_errstr(s.fw));
 	}
 	progress_done(s.prog);
 	return 0;

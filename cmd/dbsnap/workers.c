@@ -91,7 +91,7 @@ write_failed(struct snap *s)
 {
 	if (errno == EPIPE)
 		_exit(1);
-	fail(s, "write: %s", frame_writer_errstr(s->fw));
+	fail(s, "stdout: %s", frame_writer_errstr(s->fw));
 }
 
 static void

@@ -18,7 +18,8 @@
 #include "util.h"
 #include "split.h"
 
-#define SQLSPLIT_VERSION	"0.1"
+#include "version.h"
+#define SQLSPLIT_VERSION	ROWPIPE_VERSION
 
 struct opts {
 	struct split_opts split;
@@ -43,14 +44,15 @@ struct out {
 	uint64_t	 total;		/* sizes of the regular files */
 };
 
+/* Usage on stderr and exit 2; with --help, on stdout and exit 0. */
 static __dead void
-usage(void)
+usage(int status)
 {
-	fprintf(stderr, "usage: %s [-0flpV] [--ansi-quotes] [--binary-mode] "
+	fprintf(status ? stderr : stdout, "usage: %s [-0flpV] [--ansi-quotes] [--binary-mode] "
 	    "[--grep-table [db.]table]\n"
 	    "\t[--kind kind] [--no-backslash-escapes] [--[no-]progress]\n"
 	    "\t[--require-trailer] [file ...]\n", getprogname());
-	exit(2);
+	exit(status);
 }
 
 static void
@@ -256,8 +258,10 @@ main(int argc, char *argv[])
 		case 'V':
 			printf("sqlsplit %s\n", SQLSPLIT_VERSION);
 			return 0;
+		case 'h':
+			usage(0);
 		default:
-			usage();
+			usage(2);
 		}
 	}
 	argc -= optind;
