@@ -400,7 +400,7 @@ sx_run(int fd, const struct sx_opts *o)
 	struct frame_reader	*r;
 	struct stat		 sb;
 	double			 t0 = now();
-	int			 rc, input_err = 0, ok;
+	int			 rc, input_err = 0, ok, started;
 
 	if (o->db != NULL)
 		default_db = o->db;
@@ -465,9 +465,11 @@ sx_run(int fd, const struct sx_opts *o)
 	if (x.err.msg != NULL)
 		fprintf(stderr, "%s: %s\n", getprogname(), x.err.msg);
 	ok = rc == 0 && x.err.msg == NULL && x.nfailed == 0;
-	if (!o->dry_run)
+	/* Input that never was a stream: its one error line says it all. */
+	started = frame_reader_totals(r)->frames > 0;
+	if (!o->dry_run && started)
 		summary(&d, now() - t0);
-	if (!o->dry_run && (rc != 0 || x.err.msg != NULL))
+	if (!o->dry_run && started && (rc != 0 || x.err.msg != NULL))
 		fprintf(stderr, "%s: resume with --skip-to %" PRIu64 "\n",
 		    getprogname(), x.done_no);
 
