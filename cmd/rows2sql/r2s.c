@@ -67,6 +67,7 @@ struct r2s {
 	struct tbl	*open;		/* table with an INSERT being built */
 	size_t		 stmt_start;	/* offset of the open INSERT */
 	size_t		 committed;	/* end of the last whole statement */
+	int		 content;	/* a frame past the header was taken */
 	int		 insert_history;
 	size_t		 limit;		/* max statement bytes for the target */
 	size_t		 max_stmt;
@@ -1448,10 +1449,16 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 		st.f = &f;
 		if (do_frame(&st, &f) == -1)
 			break;
+		if (f.type != FT_HEADER)
+			st.content = 1;
 	}
 	if (r == -1 && !st.werr) {
-		/* Keep only whole statements, then write them out. */
-		st.out.len = st.committed;
+		/*
+		 * Keep only whole statements, then write them out; none if
+		 * nothing came after the header (not a snapshot stream, or
+		 * one cut at once): a session preamble alone is no dump.
+		 */
+		st.out.len = st.content ? st.committed : 0;
 		st.out.err = 0;
 		if (out_flush(&st) == -1 && st.errbuf[0] == '\0')
 			snprintf(st.errbuf, sizeof(st.errbuf), "%s",

@@ -104,9 +104,10 @@ sed 's/plain/plaiN/' out.sql | sqlsplit >/dev/null 2>err; is $? 1 "sqlsplit noti
 cp s.rp bad.rp; printf '\377' | dd of=bad.rp bs=1 seek=700 conv=notrunc 2>/dev/null
 rows2sql bad.rp >/dev/null 2>err; is $? 1 "corrupt stream exits 1"
 like "$(cat err)" '^rows2sql: corrupt: .*byte [0-9]+' "corruption named with its offset"
-printf 'HEADER|producer=test\nSTMT|SELECT 1\nTRAILER\n' | gen | rows2sql >/dev/null 2>err
+printf 'HEADER|producer=test\nSTMT|SELECT 1\nTRAILER\n' | gen | rows2sql >stmt.sql 2>err
 is $? 1 "a statement stream exits 1"
 like "$(cat err)" 'statement stream' "and says what it is"
+is "$(wc -c <stmt.sql)" 0 "and writes no SQL for it, not even the session preamble"
 if [ -w /dev/full ]; then
 	rows2sql s.rp >/dev/full 2>err; is $? 1 "write error exits 1"
 	like "$(cat err)" '^rows2sql: write: ' "and says so"
