@@ -644,17 +644,14 @@ rd_fill(struct frame_reader *r, size_t need)
 	return 1;
 }
 
-/* What input that is not a rowpipe stream looks like, for the error. */
-static const char *
-sniff(const uint8_t *p, size_t n)
+const char *
+frame_sniff_magic(const void *vp, size_t n)
 {
-	static const char *const sqlwords[] = {
-		"--", "/*", "#", "CREATE", "INSERT", "SET", "DROP", "USE",
-		"LOCK", "DELIMITER", "SELECT", "REPLACE", "ALTER", "START",
-		"BEGIN", "UNLOCK", "COMMIT", NULL
-	};
-	size_t	 i, k, len;
+	const uint8_t	*p = vp;
 
+	if (n >= FRAME_MAGIC_LEN && memcmp(p, FRAME_MAGIC,
+	    FRAME_MAGIC_LEN) == 0)
+		return "input is a rowpipe frame stream";
 	if (n >= 4 && memcmp(p, "\x04\x22\x4d\x18", 4) == 0)
 		return "input is LZ4-compressed (decompress it with lz -d)";
 	if (n >= 4 && memcmp(p, "\x02\x21\x4c\x18", 4) == 0)
@@ -665,6 +662,23 @@ sniff(const uint8_t *p, size_t n)
 		return "input is gzip-compressed";
 	if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
 		return "input is xz-compressed";
+	return NULL;
+}
+
+/* What input that is not a rowpipe stream looks like, for the error. */
+static const char *
+sniff(const uint8_t *p, size_t n)
+{
+	static const char *const sqlwords[] = {
+		"--", "/*", "#", "CREATE", "INSERT", "SET", "DROP", "USE",
+		"LOCK", "DELIMITER", "SELECT", "REPLACE", "ALTER", "START",
+		"BEGIN", "UNLOCK", "COMMIT", NULL
+	};
+	const char	*what;
+	size_t		 i, k, len;
+
+	if ((what = frame_sniff_magic(p, n)) != NULL)
+		return what;
 	for (i = 0; i < n; i++)
 		if (p[i] < 0x20 && !isspace(p[i]))
 			return "unrecognized binary data (bad magic)";

@@ -138,6 +138,14 @@ struct frame_reader	*frame_reader_new(int fd, size_t max_frame);
 void			 frame_reader_free(struct frame_reader *);
 
 /*
+ * What the first n bytes of some input are, when they start with a known
+ * magic number: a rowpipe stream, LZ4 (frame or legacy), zstd, gzip, xz.
+ * Returns a static phrase ("input is LZ4-compressed (decompress it with
+ * lz -d)") or NULL.  For programs that read text, to name binary input.
+ */
+const char		*frame_sniff_magic(const void *, size_t n);
+
+/*
  * Read the next frame.  The first frame returned is FT_HEADER.  Unknown
  * optional frames are skipped; an unknown required type is an error.  On
  * the trailer, checks its totals against what was read and returns

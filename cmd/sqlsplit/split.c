@@ -815,7 +815,11 @@ static int
 nul_error(struct split *s, size_t pos)
 {
 	uint64_t	 off = s->base + pos;
+	const char	*what;
 
+	/* Binary from the first byte: say what it is, not where NUL is. */
+	if (s->base == 0 && (what = frame_sniff_magic(s->buf, s->len)) != NULL)
+		return sfail(s, "%s: sqlsplit reads SQL text", what);
 	return sfail(s, "line %llu, offset %llu: NUL byte in the input "
 	    "(the mysql client refuses it without --binary-mode)",
 	    (unsigned long long)line_at(s, off), (unsigned long long)off);

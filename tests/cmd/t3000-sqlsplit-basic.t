@@ -126,6 +126,12 @@ printf '\357\273\277DeLiMiTeR $$\r\nselect 1$$\r\ndelimiter ;\r\nselect 2;\r\n' 
 printf '1\t2\t17\n2\t4\t42\n' >want
 is_file out want "BOM, CRLF and DELIMITER: lines and offsets"
 printf "select 'a\0b';" | sqlsplit --print >/dev/null 2>err; is $? 1 "a NUL byte exits 1"
+like "$(cat err)" 'line 1, offset 9: NUL byte' "and names where it is"
+printf 'select 1;\n' | lz4 -c | sqlsplit >/dev/null 2>err; is $? 1 "LZ4 input exits 1"
+like "$(cat err)" '^sqlsplit: stdin: input is LZ4-compressed \(decompress it with lz -d\)' \
+    "and says it is LZ4, not where its first NUL byte is"
+printf 'select 1;\n' | sqlsplit | sqlsplit >/dev/null 2>err; is $? 1 "a frame stream exits 1"
+like "$(cat err)" 'input is a rowpipe frame stream: sqlsplit reads SQL text' "and says what it is"
 printf "select 'a\0b';" | sqlsplit --print --binary-mode | tr '\0' '@' >out
 is "$(cat out)" "select 'a@b';" "--binary-mode keeps it"
 
