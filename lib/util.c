@@ -2,6 +2,7 @@
  * util: small I/O helpers every program shares; see util.h.
  */
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -56,6 +57,14 @@ stdout_finish(void)
 		return -1;
 	}
 	return 0;
+}
+
+void
+stdout_exit(int status)
+{
+	if (stdout_finish() == -1)
+		err(1, "stdout");
+	exit(status);
 }
 
 int

@@ -2,7 +2,8 @@
  * util: small I/O helpers every program shares.
  *
  * Like the rest of lib/, these never print or exit: they return -1 with
- * errno set and let cmd/ code report.
+ * errno set and let cmd/ code report.  The one exception is
+ * stdout_exit(), the last call of --help and --version.
  */
 #ifndef ROWPIPE_UTIL_H
 #define ROWPIPE_UTIL_H
@@ -27,6 +28,12 @@ ssize_t	 read_full(int fd, void *, size_t n);
  * disk or a closed pipe shows here).  0 or -1 with errno set.
  */
 int	 stdout_finish(void);
+/*
+ * End the program after --help or --version text went to stdout: flush it
+ * with stdout_finish() and exit(status).  If that fails, print one line,
+ * "prog: stdout: reason", on stderr and exit 1 instead.  Does not return.
+ */
+__dead void	 stdout_exit(int status);
 /*
  * Parse a byte count with an optional K, M or G suffix (powers of 1024)
  * into *out, within [min, max].  0, or -1 with *errstr set ("invalid",

@@ -72,7 +72,7 @@ usage(int status)
 	    "       %s [options] -B db ...\n"
 	    "       %s [options] -A\n",
 	    getprogname(), getprogname(), getprogname());
-	exit(status);
+	stdout_exit(status);
 }
 
 static void
@@ -173,8 +173,7 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 			break;
 		case 'V':
 			printf("dbsnap %s\n", DBSNAP_VERSION);
-			exit(0);
-			/* NOTREACHED */
+			stdout_exit(0);
 		case OPT_HELP:
 			usage(0);
 		default:

@@ -56,7 +56,7 @@ usage(int status)
 	if (status == 0)
 		fputs("LZ4 frame format compression, interoperable with lz4(1);"
 		    " see lz(1).\n", stdout);
-	exit(status);
+	stdout_exit(status);
 }
 
 /*
@@ -154,7 +154,7 @@ main(int argc, char *argv[])
 	int		 ch, force = 0, rc;
 
 	argc = take_levels(argc, argv, &o);
-	while ((ch = getopt_long(argc, argv, "B:cdfhlo:tT:z", longopts,
+	while ((ch = getopt_long(argc, argv, "B:cdfhlo:tT:Vz", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'B':
@@ -219,10 +219,11 @@ main(int argc, char *argv[])
 			break;
 		case OPT_HELP:
 			usage(0);
+		case 'V':
 		case OPT_VERSION:
 			printf("lz %s (liblz4 %s)\n", ROWPIPE_VERSION,
 			    LZ4_versionString());
-			exit(0);
+			stdout_exit(0);
 		default:
 			usage(2);
 		}

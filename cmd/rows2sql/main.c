@@ -32,7 +32,7 @@ usage_to(FILE *fp, int status)
 	    " [--skip-definer] [--skip-drop]\n"
 	    "\t[--tables=name,...] [file]\n",
 	    getprogname());
-	exit(status);
+	stdout_exit(status);
 }
 
 static __dead void
@@ -156,7 +156,7 @@ main(int argc, char *argv[])
 	o.max_stmt = R2S_MAX_STMT_DEFAULT;
 	o.max_packet = R2S_MAX_PACKET_DEFAULT;
 	o.progress = -1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_HEX_BLOB:
 			o.hex_blob = 1;
@@ -217,9 +217,10 @@ main(int argc, char *argv[])
 		case OPT_NO_PROGRESS:
 			o.progress = 0;
 			break;
+		case 'V':
 		case OPT_VERSION:
 			printf("rows2sql %s\n", ROWS2SQL_VERSION);
-			return 0;
+			stdout_exit(0);
 		case OPT_HELP:
 			usage_to(stdout, 0);
 		default:

@@ -59,7 +59,7 @@ usage(int status)
 	    "\t[--no-binlog] [--keep-checks] [--progress] [--batch-bytes bytes]\n"
 	    "\t[--default-character-set charset] [[-D] database]\n",
 	    getprogname());
-	exit(status);
+	stdout_exit(status);
 }
 
 static size_t
@@ -105,7 +105,7 @@ main(int argc, char *argv[])
 			break;
 		case 'V':
 			printf("sqlexec %s\n", SQLEXEC_VERSION);
-			return 0;
+			stdout_exit(0);
 		case OPT_BATCH_BYTES:
 			o.batch_bytes = size_arg("--batch-bytes", optarg, 1);
 			break;

@@ -52,7 +52,7 @@ usage(int status)
 	    "[--grep-table [db.]table]\n"
 	    "\t[--kind kind] [--no-backslash-escapes] [--[no-]progress]\n"
 	    "\t[--require-trailer] [file ...]\n", getprogname());
-	exit(status);
+	stdout_exit(status);
 }
 
 static void
@@ -257,7 +257,7 @@ main(int argc, char *argv[])
 			break;
 		case 'V':
 			printf("sqlsplit %s\n", SQLSPLIT_VERSION);
-			return 0;
+			stdout_exit(0);
 		case 'h':
 			usage(0);
 		default:
