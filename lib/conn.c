@@ -403,6 +403,33 @@ check_readable(const char *what, const char *path, char *errbuf,
 	return 0;
 }
 
+/* The option files named on the command line can be read (as mysql(1)). */
+static int
+check_files(const struct conn_opts *o, char *errbuf, size_t errlen)
+{
+	if (o->no_defaults)
+		return 0;
+	if (o->defaults_file != NULL && check_readable("--defaults-file",
+	    o->defaults_file, errbuf, errlen) == -1)
+		return -1;
+	if (o->defaults_extra_file != NULL && check_readable(
+	    "--defaults-extra-file", o->defaults_extra_file, errbuf,
+	    errlen) == -1)
+		return -1;
+	return 0;
+}
+
+int
+conn_opts_check(const struct conn_opts *o, const char **errstr)
+{
+	*errstr = NULL;
+	if (check_files(o, conn_errmsg, sizeof(conn_errmsg)) == -1) {
+		*errstr = conn_errmsg;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Write the generated option file and return an fd on it, with its path
  * in path: a memfd read back through /proc/self/fd, or else (no /proc) a
@@ -472,15 +499,9 @@ conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
 	char	 path[PATH_MAX];
 	int	 fd, tmp;
 
-	if (!o->no_defaults) {
-		if (o->defaults_file != NULL && check_readable(
-		    "--defaults-file", o->defaults_file, errbuf, errlen) == -1)
-			return NULL;
-		if (o->defaults_extra_file != NULL && check_readable(
-		    "--defaults-extra-file", o->defaults_extra_file, errbuf,
-		    errlen) == -1)
-			return NULL;
-	}
+	/* Checked again: a file can go away after conn_opts_check(). */
+	if (check_files(o, errbuf, errlen) == -1)
+		return NULL;
 	/* mysql_init() is not thread-safe until the library is set up. */
 	pthread_once(&library_once, library_init);
 	if (library_rc != 0 || (m = mysql_init(NULL)) == NULL) {

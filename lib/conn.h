@@ -85,6 +85,16 @@ int	 conn_getopt(struct conn_opts *, int ch, char *optarg,
 	    const char **errstr);
 
 /*
+ * After option parsing, before anything else: check that the files named
+ * by --defaults-file and --defaults-extra-file can be read (unless
+ * --no-defaults), as mysql(1) refuses to start otherwise.  0, or -1 with
+ * *errstr a whole message, "--defaults-file PATH: reason", for
+ * errx(2, "%s", errstr); it points to static storage, valid until the
+ * next conn_getopt() or conn_opts_check() call.
+ */
+int	 conn_opts_check(const struct conn_opts *, const char **errstr);
+
+/*
  * After option parsing: read MYSQL_PWD if no password was given, and
  * prompt on the terminal without echo (readpassphrase(3)) if -p had no
  * value.  0, or -1 with errno set (ENOTTY: no terminal to prompt on).
@@ -123,7 +133,8 @@ void	 conn_opts_clear(struct conn_opts *);
  *   without a socket means TCP, also to "localhost"; a socket given
  *   (and no host but localhost) means the socket.
  * - conn_open() with --defaults-file or --defaults-extra-file naming a
- *   file that cannot be read fails with "--defaults-file PATH: reason".
+ *   file that cannot be read fails with "--defaults-file PATH: reason";
+ *   programs call conn_opts_check() first to make that a usage error.
  */
 
 #endif

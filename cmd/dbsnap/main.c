@@ -201,6 +201,8 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 		for (argc--, argv++; argc > 0; argc--, argv++)
 			push(&o->tables, &o->ntables, argv[0]);
 	}
+	if (conn_opts_check(&o->conn, &errstr) == -1)
+		errx(2, "%s", errstr);
 }
 
 static void

@@ -151,8 +151,12 @@ main(int argc, char *argv[])
 	if (isatty(STDIN_FILENO))
 		errx(2, "stdin is a terminal: pipe sqlsplit's output in");
 
-	if (!o.dry_run && conn_opts_finish(&o.conn) == -1)
-		err(2, "password");
+	if (!o.dry_run) {
+		if (conn_opts_check(&o.conn, &errstr) == -1)
+			errx(2, "%s", errstr);
+		if (conn_opts_finish(&o.conn) == -1)
+			err(2, "password");
+	}
 	r = sx_run(STDIN_FILENO, &o);
 	conn_opts_clear(&o.conn);
 	if (o.dry_run && stdout_finish() == -1)

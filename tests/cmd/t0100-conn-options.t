@@ -106,6 +106,11 @@ is "$out" "$(printf 'root@127.0.0.1\ttcp')" "-P wins over the file's port"
 conntest --defaults-file=missing.cnf -uroot -S "$RP_SOCK" -e "SELECT 1" 2>err
 is $? 1 "missing --defaults-file: exit 1"
 like "$(cat err)" "^conntest: --defaults-file missing.cnf: No such file or directory$" "missing --defaults-file: said so"
+conntest --defaults-extra-file=missing.cnf -uroot -S "$RP_SOCK" -e "SELECT 1" 2>err
+is $? 1 "missing --defaults-extra-file: exit 1"
+like "$(cat err)" "^conntest: --defaults-extra-file missing.cnf: No such file or directory$" "missing --defaults-extra-file: said so"
+out=$(conntest --no-defaults --defaults-file=missing.cnf -uroot -S "$RP_SOCK" -e "SELECT 1" 2>&1)
+is "$out" 1 "--no-defaults: --defaults-file not read, so not checked"
 
 # --ssl-mode=REQUIRED on TCP to a server without TLS fails; DISABLED works.
 conntest --no-defaults -uroot -h 127.0.0.1 -P "$RP_PORT" --ssl-mode=required -e "SELECT 1" >/dev/null 2>err

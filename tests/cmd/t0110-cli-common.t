@@ -1,6 +1,8 @@
 #!/bin/sh
 # Every program: -V and --version, --help, and a failed write of either
-# (a full disk, /dev/full) is an error.  No server needed.
+# (a full disk, /dev/full) is an error; a missing option file named by
+# --defaults-file or --defaults-extra-file is a usage error, found
+# before connecting.  No server needed.
 . "$(dirname "$0")/../lib.sh"
 [ -c /dev/full ] || skip_all "no /dev/full"
 
@@ -17,5 +19,40 @@ for p in dbsnap rows2sql sqlsplit sqlexec lz; do
 		    "$p $a >/dev/full: one line saying why"
 	done
 done
+
+# The option file check comes first: no connection (the socket does not
+# exist), and no password prompt (setsid: no terminal to prompt on, so a
+# prompt would fail with another message instead of hanging the test).
+for p in dbsnap sqlexec; do
+	for f in defaults-file defaults-extra-file; do
+		$p --$f=missing.cnf -S nosuch.sock db </dev/null >out 2>err
+		is "$?" 2 "$p --$f=missing.cnf: exit 2"
+		is "$(cat err)" "$p: --$f missing.cnf: No such file or directory" \
+		    "$p --$f=missing.cnf: one line saying why"
+		is "$(wc -c <out | tr -d ' ')" 0 "$p --$f=missing.cnf: no output"
+	done
+	if command -v setsid >/dev/null; then
+		setsid -w $p -p --defaults-file=missing.cnf -S nosuch.sock db \
+		    </dev/null >/dev/null 2>err
+		is "$(cat err)" \
+		    "$p: --defaults-file missing.cnf: No such file or directory" \
+		    "$p -p: option file checked before the password prompt"
+	else
+		ok 0 "# SKIP no setsid(1)"
+	fi
+	: >plain
+	$p --defaults-file=plain/my.cnf -S nosuch.sock db </dev/null >out 2>err
+	is "$?" 2 "$p --defaults-file that cannot be opened: exit 2"
+	is "$(cat err)" "$p: --defaults-file plain/my.cnf: Not a directory" \
+	    "$p --defaults-file that cannot be opened: the reason"
+	# --no-defaults: no file is read, so none is checked; the
+	# connection is then tried, and fails (exit 1).
+	$p --no-defaults --defaults-file=missing.cnf -S nosuch.sock db \
+	    </dev/null >out 2>err
+	is "$?" 1 "$p --no-defaults: missing --defaults-file not checked"
+	like "$(cat err)" "nosuch\.sock" "$p --no-defaults: the connection failed"
+done
+sqlsplit </dev/null | sqlexec -n --defaults-file=missing.cnf >/dev/null 2>err
+is "$?" 0 "sqlexec -n: connects to nothing, checks no option file"
 
 done_testing
