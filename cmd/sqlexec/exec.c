@@ -248,6 +248,52 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	return 0;
 }
 
+/* The largest max_allowed_packet a server accepts (1G), in bytes. */
+#define SX_PACKET_MAX	(1024UL * 1024 * 1024)
+
+/*
+ * A statement the server would refuse: a COM_QUERY packet is one command
+ * byte and the statement (MariaDB protocol, "COM_QUERY"), and the server
+ * refuses a packet of max_allowed_packet bytes or more (net_realloc() in
+ * sql/net_serv.cc; tried: with 1M, 1048574 bytes of statement run and
+ * 1048575 do not), mostly by dropping the connection, which the client
+ * sees as "server has gone away".  So it is reported here, before it is
+ * sent.  -1 with the error recorded (the run stops as for a failed
+ * statement), or with --force 0, reported and counted.
+ */
+static int
+too_large(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct sx	*x = d->x;
+	struct buf	 t = BUF_INIT, b = BUF_INIT;
+	size_t		 mib = 1024 * 1024, want;
+
+	sx_target(&t, s);
+	sx_where(&b, s->no, s->line, t.p);
+	buf_addf(&b, ": %zu bytes: too large for the server's "
+	    "max_allowed_packet (%zu): ", s->len, x->max_packet);
+	want = (s->len + 2 + mib - 1) / mib * mib;
+	if (want <= SX_PACKET_MAX)
+		buf_addf(&b, "raise it on the server (SET GLOBAL "
+		    "max_allowed_packet=%zu)", want);
+	else
+		buf_addf(&b, "a server accepts at most %lu: split the "
+		    "statement", SX_PACKET_MAX);
+	if (d->o->force) {
+		sx_report(x, "%s", b.p);
+		pthread_mutex_lock(&x->mu);
+		x->nstmts++;
+		x->nfailed++;
+		pthread_mutex_unlock(&x->mu);
+		if (d->cur != NULL)
+			d->cur->end_no = s->no;
+	} else
+		sx_set_error(x, s->no, "%s and resume", b.p);
+	buf_release(&t);
+	buf_release(&b);
+	return d->o->force ? 0 : -1;
+}
+
 static int
 dispatch(struct dispatch *d, const struct rp_stmt *s)
 {
@@ -255,6 +301,10 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	enum sx_action	 a = sx_classify(s, &why);
 
 	d->consumed = s->no;
+	if (a != ACT_SKIP && (s->no > d->o->skip_to || a == ACT_SESSION) &&
+	    !d->o->dry_run && d->x->max_packet > 0 &&
+	    s->len + 1 >= d->x->max_packet)
+		return too_large(d, s);
 	if (s->no <= d->o->skip_to) {
 		if (a == ACT_SESSION)
 			return barrier(d, s, 1, "before --skip-to");

@@ -99,6 +99,7 @@ struct sx {
 	int		 nconn;
 	int		 nthreads;
 	size_t		 batch_cap;	/* bytes a round trip, packet-safe */
+	size_t		 max_packet;	/* server's max_allowed_packet, 0: unknown */
 	struct progress	*prog;
 
 	pthread_mutex_t	 mu;		/* everything below */
@@ -144,6 +145,9 @@ void	 sx_unit_free(struct sx_unit *);
 /* Record an error message for statement no; the lowest no wins. */
 void	 sx_set_error(struct sx *, uint64_t no, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+/* "sqlexec: " and the message on stderr, clear of the progress line. */
+void	 sx_report(struct sx *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 /* "statement N (line L, table s.t)" for error messages, into b. */
 void	 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx);
 /* Lost connection, deadlock, or anything that ends the transaction. */

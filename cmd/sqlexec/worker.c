@@ -60,6 +60,20 @@ sx_set_error(struct sx *x, uint64_t no, const char *fmt, ...)
 	buf_release(&b);
 }
 
+void
+sx_report(struct sx *x, const char *fmt, ...)
+{
+	va_list		 ap;
+
+	if (x->prog != NULL)
+		progress_clear(x->prog);
+	fprintf(stderr, "%s: ", getprogname());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /* An error after which the connection or its transaction is gone. */
 int
 sx_fatal_errno(unsigned e)
@@ -136,11 +150,9 @@ report_stmt(struct sx *x, struct sx_unit *u, size_t k, MYSQL *m, int force)
 	    s->ctx == SX_NOCTX ? NULL : u->ctx.p + s->ctx);
 	buf_adds(&b, ": ");
 	add_server_error(&b, m);
-	if (force) {
-		if (x->prog != NULL)
-			progress_clear(x->prog);
-		fprintf(stderr, "%s: %s\n", getprogname(), b.p);
-	} else
+	if (force)
+		sx_report(x, "%s", b.p);
+	else
 		sx_set_error(x, s->no, "%s", b.p);
 	buf_release(&b);
 }
@@ -475,8 +487,10 @@ sx_connect(struct sx *x)
 	}
 	if (mysql_query(x->conn[0], "SELECT @@max_allowed_packet") == 0 &&
 	    (res = mysql_store_result(x->conn[0])) != NULL) {
-		if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
+		if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL) {
 			pkt = strtoul(row[0], NULL, 10);
+			x->max_packet = pkt;
+		}
 		mysql_free_result(res);
 	}
 	x->batch_cap = x->o->batch_bytes;
@@ -610,9 +624,7 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s)
 		buf_adds(&e, ": ");
 		add_server_error(&e, m);
 		if (x->o->force && !sx_fatal_errno(mysql_errno(m))) {
-			if (x->prog != NULL)
-				progress_clear(x->prog);
-			fprintf(stderr, "%s: %s\n", getprogname(), e.p);
+			sx_report(x, "%s", e.p);
 			pthread_mutex_lock(&x->mu);
 			x->nfailed++;
 			pthread_mutex_unlock(&x->mu);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # sqlexec: a duplicate key in the middle of a dump is reported with its
 # statement number, line and table; the open batch is rolled back; the
-# resume point is exact at -j 1 and -j 4; --force loads the rest.
+# resume point is exact at -j 1 and -j 4; --force loads the rest.  A
+# statement larger than the server's max_allowed_packet is reported as
+# such before it is sent, not as "server has gone away".
 . "$(dirname "$0")/../lib.sh"
 need_server
 C=$(CONN)
@@ -86,4 +88,37 @@ like "$(cat err)" "statement 3 \(line 3, table t4010_b\.x\): ERROR 1050 \(42S01\
 like "$(cat err)" "resume with --skip-to 2" "failing DDL: resume point"
 is "$(sql -e 'SELECT COUNT(*) FROM t4010_b.x')" 1 "rows before the DDL are committed"
 sql -e "DROP DATABASE t4010_b"
+
+# A statement of 17 MiB, more than the test server's max_allowed_packet
+# (16M): reported with its size and the limit, before it is sent.
+{
+	echo "CREATE TABLE docs (id INT PRIMARY KEY, body LONGTEXT);"
+	echo "INSERT INTO docs VALUES (1, 'before');"
+	perl -e 'print "INSERT INTO docs VALUES (2, \x27", "x" x (17 << 20), "\x27);\n"'
+	echo "INSERT INTO docs VALUES (3, 'after');"
+	echo "CREATE TABLE after_big (id INT);"
+} | sqlsplit >big.rp
+big=$((29 + (17 << 20) + 2))
+fresh_db t4010_p
+sqlexec $C -j 2 --commit-every 1 t4010_p <big.rp 2>err
+is $? 1 "too large a statement exits 1"
+like "$(sed -n 1p err)" "^sqlexec: statement 3 \(line 3, table t4010_p\.docs\): $big bytes: too large for the server's max_allowed_packet \(16777216\): raise it on the server \(SET GLOBAL max_allowed_packet=18874368\) and resume$" \
+    "too large a statement: statement, line, table, size and limit named"
+like "$(tail -1 err)" "^sqlexec: resume with --skip-to 2$" "too large a statement: resume point"
+ok $(grep -q 'gone away' err; [ $? -eq 1 ]; echo $?) "too large a statement: not sent"
+is "$(sql -e 'SELECT GROUP_CONCAT(id) FROM t4010_p.docs')" 1 \
+    "too large a statement: the statements before it committed, none after"
+is "$(sql -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 't4010_p' AND table_name = 'after_big'")" 0 \
+    "too large a statement: nothing after it ran"
+fresh_db t4010_p
+sqlexec $C -j 2 -f t4010_p <big.rp 2>err
+is $? 1 "too large a statement, --force: exits 1"
+like "$(sed -n 1p err)" "^sqlexec: statement 3 \(line 3, table t4010_p\.docs\): $big bytes: too large for the server's max_allowed_packet" \
+    "too large a statement, --force: reported"
+like "$(tail -1 err)" "^sqlexec: 5 statements, .*1 FAILED$" "too large a statement, --force: counted as failed"
+is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4010_p.docs')" "1,3" \
+    "too large a statement, --force: the statements after it ran"
+is "$(sql -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 't4010_p' AND table_name = 'after_big'")" 1 \
+    "too large a statement, --force: the barrier after it ran"
+sql -e "DROP DATABASE t4010_p"
 done_testing
