@@ -1225,6 +1225,14 @@ check_trailer(struct split *s)
 			return sfail(s, "line %llu: malformed or cut rowpipe "
 			    "trailer line", (unsigned long long)line_at(s,
 			    s->tr_off));
+		/* One more byte per line: a CR added to every LF. */
+		if (s->tr.bytes < s->tr_off && s->tr_off - s->tr.bytes ==
+		    line_at(s, s->tr_off) - 1)
+			return sfail(s, "trailer mismatch: %llu bytes before "
+			    "the trailer, it says %llu: the line endings were "
+			    "converted to CRLF (convert them back, e.g. with "
+			    "dos2unix)", (unsigned long long)s->tr_off,
+			    (unsigned long long)s->tr.bytes);
 		if (s->tr.bytes != s->tr_off)
 			return sfail(s, "trailer mismatch: %llu bytes before "
 			    "the trailer, it says %llu (input damaged or "

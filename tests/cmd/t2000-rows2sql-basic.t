@@ -101,6 +101,8 @@ like "$(tail -1 cut.sql)" ';$' "cut output ends with a complete statement"
 sqlsplit <out.sql >/dev/null; is $? 0 "sqlsplit accepts the complete text (and its trailer)"
 sqlsplit --require-trailer <cut.sql >/dev/null 2>err; is $? 1 "sqlsplit --require-trailer reports the cut text"
 sed 's/plain/plaiN/' out.sql | sqlsplit >/dev/null 2>err; is $? 1 "sqlsplit notices a changed byte"
+sed 's/$/\r/' out.sql | sqlsplit >/dev/null 2>err; is $? 1 "sqlsplit refuses the text with CRLF line endings"
+like "$(cat err)" 'line endings were converted to CRLF' "and says that is what happened to it"
 cp s.rp bad.rp; printf '\377' | dd of=bad.rp bs=1 seek=700 conv=notrunc 2>/dev/null
 rows2sql bad.rp >/dev/null 2>err; is $? 1 "corrupt stream exits 1"
 like "$(cat err)" '^rows2sql: corrupt: .*byte [0-9]+' "corruption named with its offset"
