@@ -217,6 +217,7 @@ main(int argc, char *argv[])
 		case OPT_NO_FRAME_CRC:
 			o.content_crc = 0;
 			break;
+		case 'h':
 		case OPT_HELP:
 			usage(0);
 		case 'V':

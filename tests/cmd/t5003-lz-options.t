@@ -16,6 +16,9 @@ for args in "-B9" "-B" "-T x" "-T 1000" "-13" "--fast=0" "-q" "a b" \
 	is "$(wc -c <out | tr -d ' ')" 0 "lz $args: no output"
 done
 like "$(lz -q 2>&1)" '^usage: lz ' "usage line"
+lz -h >out 2>err
+is "$?" 0 "lz -h: help, as lz4 -h, exit 0"
+like "$(cat out)" '^usage: lz ' "lz -h: usage on stdout"
 rm -f out
 lz -o out nonexistent 2>err
 is "$?" 1 "missing input file: exit 1"
