@@ -159,6 +159,52 @@ classify_set(const struct rp_stmt *st, const char **why)
 	return ACT_SESSION;
 }
 
+/*
+ * What differs between connections: the functions as words (a call, or
+ * the same word as a name: only a warning is at stake), the variables as
+ * @@name, @@SESSION.name or @@LOCAL.name.  A user variable of the same
+ * name (@identity) is not matched, nor anything in a literal or comment.
+ */
+static const struct {
+	const char	*word;
+	int		 var;		/* a system variable: after "@@" */
+	const char	*show;
+} per_connection[] = {
+	{ "LAST_INSERT_ID",	0, "LAST_INSERT_ID()" },
+	{ "ROW_COUNT",		0, "ROW_COUNT()" },
+	{ "FOUND_ROWS",		0, "FOUND_ROWS()" },
+	{ "CONNECTION_ID",	0, "CONNECTION_ID()" },
+	{ "IDENTITY",		1, "@@identity" },
+	{ "LAST_INSERT_ID",	1, "@@last_insert_id" },
+};
+
+const char *
+sx_reads_connection(const struct rp_stmt *st)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[64];
+	const char	*name;
+	size_t		 i;
+	int		 var;
+
+	while (next_token(&s, w, sizeof(w))) {
+		name = w;
+		if ((var = strncmp(name, "@@", 2) == 0)) {
+			name += 2;
+			if (strncmp(name, "SESSION.", 8) == 0)
+				name += 8;
+			else if (strncmp(name, "LOCAL.", 6) == 0)
+				name += 6;
+		}
+		for (i = 0; i < sizeof(per_connection) /
+		    sizeof(per_connection[0]); i++)
+			if (per_connection[i].var == var &&
+			    strcmp(per_connection[i].word, name) == 0)
+				return per_connection[i].show;
+	}
+	return NULL;
+}
+
 static int
 first_word(const struct rp_stmt *st, char *w, size_t wlen)
 {

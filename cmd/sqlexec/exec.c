@@ -294,6 +294,26 @@ too_large(struct dispatch *d, const struct rp_stmt *s)
 	return d->o->force ? 0 : -1;
 }
 
+/*
+ * With -j > 1 a session statement runs on every connection; if it reads
+ * what only the connection that ran an earlier statement knows (SET @id =
+ * LAST_INSERT_ID()), each connection gets its own value.  Say so once.
+ */
+static void
+warn_per_connection(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*what;
+
+	if (d->o->jobs < 2 || (what = sx_reads_connection(s)) == NULL)
+		return;
+	sx_where(&b, s->no, s->line, NULL);
+	sx_report(d->x, "warning: %s: SET reads per-connection state (%s); "
+	    "with -j %d each connection gets its own value: use -j 1",
+	    b.p, what, d->o->jobs);
+	buf_release(&b);
+}
+
 static int
 dispatch(struct dispatch *d, const struct rp_stmt *s)
 {
@@ -301,6 +321,8 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	enum sx_action	 a = sx_classify(s, &why);
 
 	d->consumed = s->no;
+	if (a == ACT_SESSION)
+		warn_per_connection(d, s);
 	if (a != ACT_SKIP && (s->no > d->o->skip_to || a == ACT_SESSION) &&
 	    !d->o->dry_run && d->x->max_packet > 0 &&
 	    s->len + 1 >= d->x->max_packet)

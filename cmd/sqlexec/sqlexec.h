@@ -62,6 +62,11 @@ enum sx_action {
 
 enum sx_action	 sx_classify(const struct rp_stmt *, const char **why);
 const char	*sx_action_name(enum sx_action);
+/*
+ * What a session statement reads that differs between connections
+ * (a static string such as "LAST_INSERT_ID()"), or NULL.
+ */
+const char	*sx_reads_connection(const struct rp_stmt *);
 
 /* One statement of a unit. */
 struct sx_stmt {

@@ -1,0 +1,105 @@
+#!/bin/sh
+# sqlexec: with -j > 1 a SET runs on every connection, so one that reads
+# per-connection state (SET @id = LAST_INSERT_ID()) gets a value per
+# connection: sqlexec warns, once per statement, and goes on.  Not at
+# -j 1, not for words in literals or comments, and never for the SETs of
+# dumps (mariadb-dump's and rows2sql's headers, rows2sql's large values).
+. "$(dirname "$0")/../lib.sh"
+
+# warn N: the warning for statement N, per-connection state what, -j 2
+warn() {
+	echo "sqlexec: warning: statement $1 (line $1): SET reads per-connection state ($2); with -j 2 each connection gets its own value: use -j 1"
+}
+
+# every form matched, in any case, also in an executable comment; the
+# dry run needs no server
+cat >forms.sql <<'SQL'
+SET @a = LAST_INSERT_ID();
+set @b = row_count();
+SET @c=Found_Rows(), @x = 1;
+/*!40101 SET @d = CONNECTION_ID() */;
+SET @e = @@identity;
+SET @f = @@SESSION.last_insert_id;
+SET @g = @@local.IDENTITY;
+SQL
+sqlsplit <forms.sql >forms.rp
+sqlexec -n -j 2 <forms.rp >/dev/null 2>err; is $? 0 "dry run with warnings exits 0"
+{
+	warn 1 "LAST_INSERT_ID()"
+	warn 2 "ROW_COUNT()"
+	warn 3 "FOUND_ROWS()"
+	warn 4 "CONNECTION_ID()"
+	warn 5 "@@identity"
+	warn 6 "@@last_insert_id"
+	warn 7 "@@identity"
+} >want
+is_file err want "each per-connection read warned about, once"
+sqlexec -n -j 1 <forms.rp >/dev/null 2>err
+is "$(cat err)" "" "no warning at -j 1"
+
+# words in literals and comments, user variables of the same name, a
+# mysqldump header: no warning
+cat >quiet.sql <<'SQL'
+/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;
+/*!40103 SET @OLD_TIME_ZONE=@@TIME_ZONE */;
+/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, UNIQUE_CHECKS=0 */;
+/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;
+/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, SQL_NOTES=0 */;
+SET @saved_cs_client = @@character_set_client;
+SET @s = 'LAST_INSERT_ID()', @t = "row_count()";
+SET @u = 1 /* FOUND_ROWS() */;
+SET @v = 2; -- CONNECTION_ID()
+SET @identity = 3, @last_insert_id = 4, `row_count` = 5;
+SQL
+sqlsplit <quiet.sql | sqlexec -n -j 4 >/dev/null 2>err
+is "$(cat err)" "" "no warning for literals, comments, user variables, dump headers"
+
+need_server
+C=$(CONN)
+
+# the script the warning is for: it runs, warns, exits 0
+cat >script.sql <<'SQL'
+CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v INT);
+CREATE TABLE u (tid INT);
+INSERT INTO t (v) VALUES (1);
+SET @id = LAST_INSERT_ID();
+INSERT INTO u VALUES (@id);
+SQL
+sqlsplit <script.sql >script.rp
+fresh_db t4060_a
+sqlexec $C -j 2 t4060_a <script.rp 2>err; is $? 0 "-j 2: the warning does not change the exit status"
+grep warning err >got
+warn 4 "LAST_INSERT_ID()" >want
+is_file got want "-j 2: the warning names statement, line and what is read"
+fresh_db t4060_a
+sqlexec $C -j 1 t4060_a <script.rp 2>err; is $? 0 "-j 1 runs the script"
+is "$(grep -c warning err)" 0 "-j 1: no warning"
+is "$(sql -e 'SELECT tid FROM t4060_a.u')" 1 "-j 1: the script's id is right"
+
+# dumps: mariadb-dump (with routines and triggers, whose bodies may read
+# LAST_INSERT_ID()) and rows2sql with large values set in pieces
+fresh_db t4060_src
+sql t4060_src <<'SQL'
+CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v LONGTEXT);
+CREATE TABLE log (id INT, n INT);
+INSERT INTO t (v) VALUES ('a'), (REPEAT('b', 100000)), (NULL);
+CREATE TRIGGER t_ai AFTER INSERT ON t FOR EACH ROW
+    INSERT INTO log VALUES (LAST_INSERT_ID(), ROW_COUNT());
+CREATE PROCEDURE p() SELECT LAST_INSERT_ID(), FOUND_ROWS();
+SQL
+mariadb-dump --no-defaults -uroot -S "$RP_SOCK" --routines --triggers \
+    t4060_src >dump.sql
+fresh_db t4060_b
+sqlsplit <dump.sql | sqlexec $C -j 4 t4060_b 2>err
+is $? 0 "mariadb-dump output restores at -j 4"
+is "$(grep -c warning err)" 0 "mariadb-dump output: no warning"
+fresh_db t4060_c
+dbsnap $C t4060_src 2>/dev/null |
+    rows2sql --max-allowed-packet=64K --max-statement-size=8K \
+    --rename-db t4060_src=t4060_c >r2s.sql
+grep -q '^SET @' r2s.sql; ok $? "rows2sql output sets large values in pieces"
+sqlsplit <r2s.sql | sqlexec $C -j 4 t4060_c 2>err
+is $? 0 "rows2sql output restores at -j 4"
+is "$(grep -c warning err)" 0 "rows2sql output: no warning"
+sql -e "DROP DATABASE t4060_a; DROP DATABASE t4060_b; DROP DATABASE t4060_c; DROP DATABASE t4060_src"
+done_testing
