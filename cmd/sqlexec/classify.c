@@ -205,6 +205,39 @@ sx_reads_connection(const struct rp_stmt *st)
 	return NULL;
 }
 
+/*
+ * Which transaction statement (sqlsplit's STK_TRANSACTION) this is:
+ * MariaDB KB "START TRANSACTION", "COMMIT", "ROLLBACK", "SAVEPOINT".
+ * COMMIT or ROLLBACK AND CHAIN opens the next transaction at once: it
+ * ends nothing.
+ */
+enum sx_txn
+sx_txn_kind(const struct rp_stmt *st)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[32], prev[32] = "";
+	int		 end;
+
+	if (!next_token(&s, w, sizeof(w)))
+		return TXN_OTHER;
+	if (strcmp(w, "BEGIN") == 0 || strcmp(w, "START") == 0)
+		return TXN_BEGIN;
+	if (strcmp(w, "COMMIT") == 0)
+		end = TXN_COMMIT;
+	else if (strcmp(w, "ROLLBACK") == 0)
+		end = TXN_ROLLBACK;
+	else
+		return TXN_OTHER;	/* SAVEPOINT, RELEASE SAVEPOINT */
+	while (next_token(&s, w, sizeof(w))) {
+		if (strcmp(w, "TO") == 0)
+			return TXN_OTHER;	/* ROLLBACK TO SAVEPOINT */
+		if (strcmp(w, "CHAIN") == 0 && strcmp(prev, "NO") != 0)
+			return TXN_OTHER;
+		strlcpy(prev, w, sizeof(prev));
+	}
+	return end;
+}
+
 static int
 first_word(const struct rp_stmt *st, char *w, size_t wlen)
 {

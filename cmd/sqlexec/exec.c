@@ -28,6 +28,7 @@ struct dispatch {
 	char		**warm;		/* tables written since the last barrier */
 	size_t		 nwarm;
 	struct buf	 last;		/* the last target found warm */
+	uint64_t	 txn;		/* the input's BEGIN open: its number */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -238,7 +239,7 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	x->done_no = d->consumed - 1 > x->done_no ? d->consumed - 1 :
 	    x->done_no;
 	for (c = 0; c < (every ? x->nconn : 1); c++) {
-		if (sx_exec_one(x, c, s) == -1)
+		if (sx_exec_one(x, c, s, 0) == -1)
 			return -1;
 		if (every && sx_keep_unique_checks(x, c, s) == -1)
 			return -1;
@@ -314,11 +315,81 @@ warn_per_connection(struct dispatch *d, const struct rp_stmt *s)
 	buf_release(&b);
 }
 
+/*
+ * The input's own transactions.  BEGIN is a barrier; from it up to its
+ * COMMIT or ROLLBACK every statement runs in order on connection 1, in
+ * that transaction, as the mysql client would run it (session statements
+ * also on the others), so that a ROLLBACK undoes what it should.  A
+ * ROLLBACK outside such a block cannot be honoured: what came before ran
+ * in sqlexec's own transactions, maybe committed; that is an error.
+ * COMMIT, SAVEPOINT and RELEASE outside a block are skipped (sqlexec
+ * commits its units itself).  Returns 1 when the statement is not one of
+ * these (dispatch goes on), else 0 or -1.
+ */
+static int
+input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
+{
+	struct sx	*x = d->x;
+	enum sx_txn	 k = s->kind == STK_TRANSACTION ? sx_txn_kind(s) :
+			    TXN_OTHER;
+	struct buf	 b = BUF_INIT;
+	int		 c;
+
+	if (d->txn == 0 && s->kind != STK_TRANSACTION)
+		return 1;
+	if (d->txn == 0 && k == TXN_ROLLBACK) {
+		sx_where(&b, s->no, s->line, NULL);
+		sx_set_error(x, s->no, "%s: ROLLBACK outside BEGIN ... COMMIT: "
+		    "what came before it ran in sqlexec's own transactions "
+		    "and may be committed; run this input with the mysql "
+		    "client", b.p);
+		buf_release(&b);
+		return -1;
+	}
+	if (d->txn == 0 && k != TXN_BEGIN)
+		return 1;	/* skipped, as any transaction control */
+	if (d->txn == 0) {
+		unit_close(d);
+		cool_all(d);
+		d->txn = s->no;
+		if (d->o->dry_run) {
+			plan_line(s, "barrier", "the input's transaction "
+			    "begins: up to its COMMIT or ROLLBACK, one "
+			    "connection");
+			return 0;
+		}
+		if (sx_drain(x) == -1)
+			return -1;
+		if (s->no - 1 > x->done_no)
+			x->done_no = s->no - 1;
+		return sx_exec_one(x, 0, s, 1);
+	}
+	if (k == TXN_COMMIT || k == TXN_ROLLBACK)
+		d->txn = 0;
+	if (d->o->dry_run) {
+		plan_line(s, d->txn ? "in the input's transaction" :
+		    "ends the input's transaction", "");
+		return 0;
+	}
+	if (sx_exec_one(x, 0, s, 1) == -1)
+		return -1;
+	for (c = 1; a == ACT_SESSION && c < x->nconn; c++)
+		if (sx_exec_one(x, c, s, 0) == -1 ||
+		    sx_keep_unique_checks(x, c, s) == -1)
+			return -1;
+	if (a == ACT_SESSION && sx_keep_unique_checks(x, 0, s) == -1)
+		return -1;
+	if (d->txn == 0)
+		x->done_no = s->no;
+	return 0;
+}
+
 static int
 dispatch(struct dispatch *d, const struct rp_stmt *s)
 {
 	const char	*why;
 	enum sx_action	 a = sx_classify(s, &why);
+	int		 rc;
 
 	d->consumed = s->no;
 	if (a == ACT_SESSION)
@@ -335,6 +406,8 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			plan_line(s, "skipped", "--skip-to");
 		return 0;
 	}
+	if ((rc = input_txn(d, s, a)) != 1)
+		return rc;
 	switch (a) {
 	case ACT_SKIP:
 		if (d->o->dry_run)
@@ -514,6 +587,15 @@ sx_run(int fd, const struct sx_opts *o)
 	}
 
 	rc = read_loop(&d, r, &input_err);
+	if (rc == 0 && d.txn != 0) {
+		/* As the mysql client at its end: not committed. */
+		fprintf(stderr, "%s: warning: the input ends inside the "
+		    "transaction begun by statement %" PRIu64 ": rolled "
+		    "back, as the mysql client does\n", getprogname(), d.txn);
+		if (!o->dry_run)
+			(void)mysql_rollback(x.conn[0]);
+		d.consumed = d.txn - 1;
+	}
 	if (rc == 0 || input_err) {
 		if (rc == 0)
 			unit_close(&d);

@@ -128,6 +128,15 @@ struct sx {
 	uint64_t	 bytes;		/* statement text executed */
 };
 
+/* The transaction statements of the input, classify.c. */
+enum sx_txn {
+	TXN_BEGIN,		/* BEGIN [WORK], START TRANSACTION */
+	TXN_COMMIT,		/* COMMIT [WORK] (not AND CHAIN) */
+	TXN_ROLLBACK,		/* ROLLBACK [WORK] (not TO, not AND CHAIN) */
+	TXN_OTHER		/* SAVEPOINT, RELEASE, ROLLBACK TO, ... CHAIN */
+};
+enum sx_txn sx_txn_kind(const struct rp_stmt *);
+
 /* exec.c */
 int	 sx_run(int fd, const struct sx_opts *);
 /* "schema.table" of a statement's target (or "table", or nothing) to b. */
@@ -142,8 +151,12 @@ void	 sx_join_workers(struct sx *);
 void	 sx_push(struct sx *, struct sx_unit *);
 /* Wait until every queued unit has committed or the run stopped. */
 int	 sx_drain(struct sx *);
-/* Run one statement on conn[c] and drain its results.  0 or -1. */
-int	 sx_exec_one(struct sx *, int c, const struct rp_stmt *);
+/*
+ * Run one statement on conn[c] and drain its results, then commit what it
+ * left open unless keep_txn (inside the input's own transaction).  0 or
+ * -1 with the error recorded.
+ */
+int	 sx_exec_one(struct sx *, int c, const struct rp_stmt *, int keep_txn);
 /* With -j > 1, undo a SET unique_checks=0 on conn[c].  0 or -1. */
 int	 sx_keep_unique_checks(struct sx *, int c, const struct rp_stmt *);
 void	 sx_unit_free(struct sx_unit *);

@@ -581,11 +581,12 @@ sx_keep_unique_checks(struct sx *x, int c, const struct rp_stmt *s)
 /*
  * A barrier or session statement on conn[c], alone, every result drained;
  * commits if the statement left a transaction open (the dump may have
- * said SET autocommit=0).  0, or -1 with the error recorded (or, with
- * --force and a non-fatal error, reported and counted).
+ * said SET autocommit=0), unless keep_txn: a statement of the input's own
+ * BEGIN ... COMMIT.  0, or -1 with the error recorded (or, with --force
+ * and a non-fatal error, reported and counted).
  */
 int
-sx_exec_one(struct sx *x, int c, const struct rp_stmt *s)
+sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 {
 	MYSQL		*m = x->conn[c];
 	struct buf	 b = BUF_INIT;
@@ -599,7 +600,7 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s)
 		rc = rc > 0 ? -1 : 0;
 	} else
 		rc = -1;
-	if (rc == 0 && in_transaction(m) && mysql_commit(m) != 0)
+	if (rc == 0 && !keep_txn && in_transaction(m) && mysql_commit(m) != 0)
 		rc = -1;
 	if (rc != 0 && mysql_errno(m) == ER_EMPTY_QUERY)
 		rc = 0;
