@@ -248,6 +248,26 @@ first_word(const struct rp_stmt *st, char *w, size_t wlen)
 	return w[0] != '\0';
 }
 
+/*
+ * SELECT ... INTO @var sets user variables, as SET does: it must run on
+ * every connection, or the others see NULL.  (INTO OUTFILE and DUMPFILE
+ * write a file: once.)
+ */
+static int
+into_user_var(const struct rp_stmt *st)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[64];
+	int		 into = 0;
+
+	while (next_token(&s, w, sizeof(w))) {
+		if (into && w[0] == '@' && w[1] != '@')
+			return 1;
+		into = strcmp(w, "INTO") == 0;
+	}
+	return 0;
+}
+
 enum sx_action
 sx_classify(const struct rp_stmt *st, const char **why)
 {
@@ -260,6 +280,10 @@ sx_classify(const struct rp_stmt *st, const char **why)
 			kind = STK_SET;
 		else if (strcmp(w, "USE") == 0)
 			kind = STK_USE;
+		else if (strcmp(w, "SELECT") == 0 && into_user_var(st)) {
+			*why = "SELECT ... INTO @variable";
+			return ACT_SESSION;
+		}
 	}
 	switch (kind) {
 	case STK_INSERT:

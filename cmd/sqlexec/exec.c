@@ -309,9 +309,10 @@ warn_per_connection(struct dispatch *d, const struct rp_stmt *s)
 	if (d->o->jobs < 2 || (what = sx_reads_connection(s)) == NULL)
 		return;
 	sx_where(&b, s->no, s->line, NULL);
-	sx_report(d->x, "warning: %s: SET reads per-connection state (%s); "
+	sx_report(d->x, "warning: %s: %s reads per-connection state (%s); "
 	    "with -j %d each connection gets its own value: use -j 1",
-	    b.p, what, d->o->jobs);
+	    b.p, s->kind == STK_OTHER && strncasecmp(s->text, "SELECT", 6) == 0 ?
+	    "SELECT ... INTO" : "SET", what, d->o->jobs);
 	buf_release(&b);
 }
 

@@ -76,6 +76,22 @@ sqlexec $C -j 1 t4060_a <script.rp 2>err; is $? 0 "-j 1 runs the script"
 is "$(grep -c warning err)" 0 "-j 1: no warning"
 is "$(sql -e 'SELECT tid FROM t4060_a.u')" 1 "-j 1: the script's id is right"
 
+# SELECT ... INTO @var sets the variable on every connection, as SET:
+# the INSERTs after it see it whichever connection runs them.
+fresh_db t4060_into
+sql t4060_into -e "CREATE TABLE t (id INT PRIMARY KEY, v INT);
+    CREATE TABLE u (id INT PRIMARY KEY, v INT); INSERT INTO t VALUES (1, 41)"
+printf 'SELECT v INTO @m FROM t WHERE id = 1;\nINSERT INTO u VALUES (1, @m);\nINSERT INTO u VALUES (2, @m);\nINSERT INTO u VALUES (3, @m);\nINSERT INTO u VALUES (4, @m);\n' |
+    sqlsplit | sqlexec $C -j 4 --commit-every 1 t4060_into 2>err
+is $? 0 "SELECT ... INTO @m, then INSERTs at -j 4: exit 0"
+is "$(sql -e "SELECT GROUP_CONCAT(id, ':', IFNULL(v, 'NULL') ORDER BY id) FROM t4060_into.u")" \
+    "1:41,2:41,3:41,4:41" "every connection's INSERT sees @m"
+is "$(grep -c warning err)" 0 "and no warning for it"
+printf 'SELECT LAST_INSERT_ID() INTO @id;\n' | sqlsplit | sqlexec -n -j 2 >/dev/null 2>err
+is "$(cat err)" "sqlexec: warning: statement 1 (line 1): SELECT ... INTO reads per-connection state (LAST_INSERT_ID()); with -j 2 each connection gets its own value: use -j 1" \
+    "SELECT LAST_INSERT_ID() INTO @id warns as the SET does"
+sql -e "DROP DATABASE t4060_into"
+
 # dumps: mariadb-dump (with routines and triggers, whose bodies may read
 # LAST_INSERT_ID()) and rows2sql with large values set in pieces
 fresh_db t4060_src
