@@ -268,6 +268,21 @@ into_user_var(const struct rp_stmt *st)
 	return 0;
 }
 
+int
+sx_creates_temporary(const struct rp_stmt *st)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[32];
+
+	if (!next_token(&s, w, sizeof(w)) || strcmp(w, "CREATE") != 0 ||
+	    !next_token(&s, w, sizeof(w)))
+		return 0;
+	if (strcmp(w, "OR") == 0 && (!next_token(&s, w, sizeof(w)) ||
+	    !next_token(&s, w, sizeof(w))))
+		return 0;
+	return strcmp(w, "TEMPORARY") == 0;
+}
+
 enum sx_action
 sx_classify(const struct rp_stmt *st, const char **why)
 {

@@ -29,6 +29,7 @@ struct dispatch {
 	size_t		 nwarm;
 	struct buf	 last;		/* the last target found warm */
 	uint64_t	 txn;		/* the input's BEGIN open: its number */
+	int		 serial;	/* one connection from here on */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -409,6 +410,25 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	}
 	if ((rc = input_txn(d, s, a)) != 1)
 		return rc;
+	/*
+	 * A temporary table exists only on the connection that made it:
+	 * what uses it must run there, so from here on everything does.
+	 */
+	if (a != ACT_SKIP && !d->serial && sx_creates_temporary(s)) {
+		d->serial = 1;
+		if (d->o->jobs > 1) {
+			struct buf	 b = BUF_INIT;
+
+			sx_where(&b, s->no, s->line, NULL);
+			sx_report(d->x, "%s: CREATE TEMPORARY TABLE: from here "
+			    "on one connection (a temporary table exists only "
+			    "on the connection that made it)", b.p);
+			buf_release(&b);
+		}
+	}
+	if (d->serial && a != ACT_SKIP)
+		return barrier(d, s, a == ACT_SESSION, d->o->dry_run ?
+		    "one connection since a CREATE TEMPORARY TABLE" : why);
 	switch (a) {
 	case ACT_SKIP:
 		if (d->o->dry_run)

@@ -92,6 +92,23 @@ is "$(cat err)" "sqlexec: warning: statement 1 (line 1): SELECT ... INTO reads p
     "SELECT LAST_INSERT_ID() INTO @id warns as the SET does"
 sql -e "DROP DATABASE t4060_into"
 
+# CREATE TEMPORARY TABLE: the table lives on one connection, so from
+# there on everything runs on that one.
+fresh_db t4060_tmp
+sql t4060_tmp -e "CREATE TABLE real_t (id INT PRIMARY KEY)"
+printf 'CREATE TEMPORARY TABLE tmp (id INT PRIMARY KEY);\nINSERT INTO tmp VALUES (1);\nINSERT INTO tmp VALUES (2);\nINSERT INTO tmp VALUES (3);\nINSERT INTO real_t SELECT * FROM tmp;\n' |
+    sqlsplit >tmp.rp
+sqlexec $C -j 4 --commit-every 1 t4060_tmp <tmp.rp >/dev/null 2>err
+is $? 0 "CREATE TEMPORARY TABLE and INSERTs into it at -j 4: exit 0"
+is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4060_tmp.real_t')" "1,2,3" \
+    "every row went through the one temporary table"
+like "$(cat err)" '^sqlexec: statement 1 \(line 1\): CREATE TEMPORARY TABLE: from here on one connection' \
+    "and sqlexec says it runs on one connection from there"
+sqlexec -n -j 4 <tmp.rp >plan 2>/dev/null
+like "$(grep '^statement 2 ' plan)" 'barrier \(one connection since a CREATE TEMPORARY TABLE\)' \
+    "dry run: the INSERT after it is not parallel"
+sql -e "DROP DATABASE t4060_tmp"
+
 # dumps: mariadb-dump (with routines and triggers, whose bodies may read
 # LAST_INSERT_ID()) and rows2sql with large values set in pieces
 fresh_db t4060_src
