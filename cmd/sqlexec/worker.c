@@ -624,6 +624,12 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 			buf_addf(&e, " on connection %d", c + 1);
 		buf_adds(&e, ": ");
 		add_server_error(&e, m);
+		/* rows2sql's guard on a value assembled in pieces. */
+		if (mysql_errno(m) == ER_SUBQUERY_NO_1_ROW &&
+		    strncmp(s->text, "SET @rp_v", 9) == 0)
+			buf_addf(&e, " (rows2sql's guard: a value larger than "
+			    "the server's max_allowed_packet, %zu; raise it)",
+			    x->max_packet);
 		if (x->o->force && !sx_fatal_errno(mysql_errno(m))) {
 			sx_report(x, "%s", e.p);
 			pthread_mutex_lock(&x->mu);

@@ -64,6 +64,11 @@ is $? 0 "a 17 MiB value converts"
 sql <huge.sql 2>err; is $? 1 "loading it fails"
 like "$(cat err)" 'ERROR 1242' "with the guard's error, not a silent NULL"
 is "$(sql $DST -e 'SELECT COUNT(*) FROM huge')" 0 "and no row with a NULL in its place"
+sql -e "DROP DATABASE $DST"
+sqlsplit <huge.sql | sqlexec $(CONN) 2>err; is $? 1 "sqlexec: loading it fails"
+like "$(cat err)" "ERROR 1242 .*rows2sql's guard: a value larger than the server's max_allowed_packet, 16777216; raise it" \
+    "sqlexec names the guard and the limit"
+is "$(sql $DST -e 'SELECT COUNT(*) FROM huge')" 0 "and no row with a NULL in its place"
 
 sql -e "DROP DATABASE $SRC; DROP DATABASE $DST"
 done_testing
