@@ -78,7 +78,7 @@ main(int argc, char *argv[])
 {
 	struct sx_opts	 o = {
 		.jobs = 1,
-		.commit_every = (size_t)4 << 20,
+		.commit_every = (size_t)1 << 20,
 		.batch_bytes = (size_t)1 << 20,
 		.progress = -1,
 	};
