@@ -408,8 +408,6 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			plan_line(s, "skipped", "--skip-to");
 		return 0;
 	}
-	if ((rc = input_txn(d, s, a)) != 1)
-		return rc;
 	/*
 	 * A temporary table exists only on the connection that made it:
 	 * what uses it must run there, so from here on everything does.
@@ -426,6 +424,8 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			buf_release(&b);
 		}
 	}
+	if ((rc = input_txn(d, s, a)) != 1)
+		return rc;
 	if (d->serial && a != ACT_SKIP)
 		return barrier(d, s, a == ACT_SESSION, d->o->dry_run ?
 		    "one connection since a CREATE TEMPORARY TABLE" : why);

@@ -107,6 +107,13 @@ like "$(cat err)" '^sqlexec: statement 1 \(line 1\): CREATE TEMPORARY TABLE: fro
 sqlexec -n -j 4 <tmp.rp >plan 2>/dev/null
 like "$(grep '^statement 2 ' plan)" 'barrier \(one connection since a CREATE TEMPORARY TABLE\)' \
     "dry run: the INSERT after it is not parallel"
+# ... also when it is made inside the input's own transaction
+sql t4060_tmp -e "DELETE FROM real_t"
+printf 'BEGIN;\nCREATE TEMPORARY TABLE tmp (id INT PRIMARY KEY);\nCOMMIT;\nINSERT INTO tmp VALUES (1);\nINSERT INTO tmp VALUES (2);\nINSERT INTO real_t SELECT * FROM tmp;\n' |
+    sqlsplit | sqlexec $C -j 4 --commit-every 1 t4060_tmp >/dev/null 2>err
+is $? 0 "CREATE TEMPORARY TABLE inside BEGIN ... COMMIT, INSERTs after it: exit 0"
+is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4060_tmp.real_t')" "1,2" \
+    "and the rows went through the temporary table"
 sql -e "DROP DATABASE t4060_tmp"
 
 # dumps: mariadb-dump (with routines and triggers, whose bodies may read
