@@ -220,6 +220,15 @@ sx_txn_kind(const struct rp_stmt *st)
 
 	if (!next_token(&s, w, sizeof(w)))
 		return TXN_OTHER;
+	/* XA START ... XA COMMIT or ROLLBACK: MariaDB KB "XA Transactions" */
+	if (strcmp(w, "XA") == 0) {
+		if (!next_token(&s, w, sizeof(w)))
+			return TXN_OTHER;
+		if (strcmp(w, "START") == 0 || strcmp(w, "BEGIN") == 0)
+			return TXN_BEGIN;
+		return strcmp(w, "COMMIT") == 0 ? TXN_COMMIT :
+		    strcmp(w, "ROLLBACK") == 0 ? TXN_ROLLBACK : TXN_OTHER;
+	}
 	if (strcmp(w, "BEGIN") == 0 || strcmp(w, "START") == 0)
 		return TXN_BEGIN;
 	if (strcmp(w, "COMMIT") == 0)
@@ -266,6 +275,14 @@ into_user_var(const struct rp_stmt *st)
 		into = strcmp(w, "INTO") == 0;
 	}
 	return 0;
+}
+
+int
+sx_is_xa(const struct rp_stmt *st)
+{
+	char	 w[8];
+
+	return first_word(st, w, sizeof(w)) && strcmp(w, "XA") == 0;
 }
 
 int

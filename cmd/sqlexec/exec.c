@@ -332,12 +332,12 @@ static int
 input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 {
 	struct sx	*x = d->x;
-	enum sx_txn	 k = s->kind == STK_TRANSACTION ? sx_txn_kind(s) :
-			    TXN_OTHER;
+	int		 txn = s->kind == STK_TRANSACTION || sx_is_xa(s);
+	enum sx_txn	 k = txn ? sx_txn_kind(s) : TXN_OTHER;
 	struct buf	 b = BUF_INIT;
 	int		 c;
 
-	if (d->txn == 0 && s->kind != STK_TRANSACTION)
+	if (d->txn == 0 && !txn)
 		return 1;
 	if (d->txn == 0 && k == TXN_ROLLBACK) {
 		sx_where(&b, s->no, s->line, NULL);
@@ -349,7 +349,7 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 		return -1;
 	}
 	if (d->txn == 0 && k != TXN_BEGIN)
-		return 1;	/* skipped, as any transaction control */
+		return 1;	/* skipped, as any transaction control; XA: a barrier */
 	if (d->txn == 0) {
 		unit_close(d);
 		cool_all(d);

@@ -136,6 +136,8 @@ enum sx_txn {
 	TXN_OTHER		/* SAVEPOINT, RELEASE, ROLLBACK TO, ... CHAIN */
 };
 enum sx_txn sx_txn_kind(const struct rp_stmt *);
+/* An XA statement (XA START, END, PREPARE, COMMIT, ...): 1, else 0. */
+int	 sx_is_xa(const struct rp_stmt *);
 /* CREATE [OR REPLACE] TEMPORARY TABLE: 1, else 0. */
 int	 sx_creates_temporary(const struct rp_stmt *);
 

@@ -42,6 +42,27 @@ for j in 1 4; do
 	    "-j $j: the open transaction at the end is named"
 done
 
+# XA transactions likewise.
+cat >xa.sql <<'SQL'
+CREATE TABLE t (id int PRIMARY KEY);
+XA START 'a';
+INSERT INTO t VALUES (1);
+INSERT INTO t VALUES (2);
+XA END 'a';
+XA ROLLBACK 'a';
+XA START 'b';
+INSERT INTO t VALUES (3);
+XA END 'b';
+XA PREPARE 'b';
+XA COMMIT 'b';
+INSERT INTO t VALUES (4);
+SQL
+fresh_db t4070_xa
+sqlsplit <xa.sql | sqlexec $C -j 4 --commit-every 1 t4070_xa 2>err
+is $? 0 "XA transactions at -j 4: exit 0"
+is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4070_xa.t')" "3,4" \
+    "XA ROLLBACK undoes its rows, XA COMMIT keeps them, as the mysql client"
+
 # What the dry run says.
 sqlexec -n -j 2 <tx.rp >plan 2>/dev/null
 like "$(grep '^statement 3 ' plan)" "^statement 3 \(line 3\): transaction: barrier \(the input's transaction begins" \
