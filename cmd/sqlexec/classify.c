@@ -238,10 +238,11 @@ sx_txn_kind(const struct rp_stmt *st)
 	else
 		return TXN_OTHER;	/* SAVEPOINT, RELEASE SAVEPOINT */
 	while (next_token(&s, w, sizeof(w))) {
-		if (strcmp(w, "TO") == 0)
-			return TXN_OTHER;	/* ROLLBACK TO SAVEPOINT */
-		if (strcmp(w, "CHAIN") == 0 && strcmp(prev, "NO") != 0)
-			return TXN_OTHER;
+		/* ROLLBACK TO SAVEPOINT; COMMIT or ROLLBACK AND CHAIN */
+		if (strcmp(w, "TO") == 0 || (strcmp(w, "CHAIN") == 0 &&
+		    strcmp(prev, "NO") != 0))
+			return end == TXN_ROLLBACK ? TXN_ROLLBACK_KEEP :
+			    TXN_OTHER;
 		strlcpy(prev, w, sizeof(prev));
 	}
 	return end;
@@ -275,6 +276,74 @@ into_user_var(const struct rp_stmt *st)
 		into = strcmp(w, "INTO") == 0;
 	}
 	return 0;
+}
+
+int
+sx_sets_autocommit(const struct rp_stmt *st)
+{
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[40];
+	int		 at = 0, eq = 0, set = -1;
+
+	while (next_token(&s, w, sizeof(w))) {
+		if (eq) {
+			if (strcmp(w, "0") == 0 || strcmp(w, "OFF") == 0 ||
+			    strcmp(w, "FALSE") == 0)
+				set = 0;
+			else if (strcmp(w, "1") == 0 || strcmp(w, "ON") == 0 ||
+			    strcmp(w, "TRUE") == 0)
+				set = 1;
+			at = eq = 0;
+		} else if (at && (strcmp(w, "=") == 0 || strcmp(w, ":") == 0))
+			eq = strcmp(w, "=") == 0;
+		else
+			at = strcmp(w, "AUTOCOMMIT") == 0 ||
+			    strcmp(w, "@@AUTOCOMMIT") == 0 ||
+			    strcmp(w, "@@SESSION.AUTOCOMMIT") == 0 ||
+			    strcmp(w, "@@LOCAL.AUTOCOMMIT") == 0;
+	}
+	return set;
+}
+
+/*
+ * Words that may stand before "(" in a session statement of a dump and
+ * call nothing that has side effects or differs between connections:
+ * keywords, and the functions dumps use (rows2sql's pieces: IFNULL,
+ * CONCAT).
+ */
+static const char *const pure_words[] = {
+	"SET", "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "EXISTS",
+	"UNION", "ALL", "ANY", "SOME", "AS", "ON", "JOIN", "VALUES", "INTO",
+	"IS", "LIKE", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE", "DISTINCT",
+	"IFNULL", "CONCAT", "CONCAT_WS", "COALESCE", "NULLIF", "IF", "HEX",
+	"UNHEX", "LENGTH", "OCTET_LENGTH", "CHAR_LENGTH", "SUBSTRING",
+	"SUBSTR", "LEFT", "RIGHT", "REPLACE", "LOWER", "UPPER", "TRIM",
+	"CAST", "CONVERT", "COUNT", "MAX", "MIN", "SUM", "AVG", "ABS",
+	"ROUND", "FLOOR", "CEIL", "CEILING", "GREATEST", "LEAST", NULL
+};
+
+const char *
+sx_calls_function(const struct rp_stmt *st)
+{
+	static char	 name[64];
+	struct scan	 s = { st->text, st->text + st->len };
+	char		 w[64], prev[64] = "";
+	size_t		 i;
+
+	while (next_token(&s, w, sizeof(w))) {
+		if (strcmp(w, "(") == 0 && prev[0] != '\0' &&
+		    (isalpha((unsigned char)prev[0]) || prev[0] == '_')) {
+			for (i = 0; pure_words[i] != NULL; i++)
+				if (strcmp(pure_words[i], prev) == 0)
+					break;
+			if (pure_words[i] == NULL) {
+				strlcpy(name, prev, sizeof(name));
+				return name;
+			}
+		}
+		strlcpy(prev, w, sizeof(prev));
+	}
+	return NULL;
 }
 
 int

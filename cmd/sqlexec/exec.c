@@ -30,6 +30,7 @@ struct dispatch {
 	struct buf	 last;		/* the last target found warm */
 	uint64_t	 txn;		/* the input's BEGIN open: its number */
 	int		 serial;	/* one connection from here on */
+	int		 autocommit_off; /* the input said SET autocommit=0 */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -318,15 +319,39 @@ warn_per_connection(struct dispatch *d, const struct rp_stmt *s)
 }
 
 /*
- * The input's own transactions.  BEGIN is a barrier; from it up to its
- * COMMIT or ROLLBACK every statement runs in order on connection 1, in
- * that transaction, as the mysql client would run it (session statements
- * also on the others), so that a ROLLBACK undoes what it should.  A
- * ROLLBACK outside such a block cannot be honoured: what came before ran
- * in sqlexec's own transactions, maybe committed; that is an error.
- * COMMIT, SAVEPOINT and RELEASE outside a block are skipped (sqlexec
- * commits its units itself).  Returns 1 when the statement is not one of
- * these (dispatch goes on), else 0 or -1.
+ * From here on everything runs on connection 1, session statements too:
+ * for what lives in one session (a temporary table, a user variable set
+ * inside a transaction or by a function with side effects).
+ */
+static void
+go_serial(struct dispatch *d, const struct rp_stmt *s,
+    const char *why)	/* NULL: say nothing */
+{
+	struct buf	 b = BUF_INIT;
+
+	if (d->serial)
+		return;
+	d->serial = 1;
+	if (d->o->jobs < 2 || why == NULL)
+		return;
+	sx_where(&b, s->no, s->line, NULL);
+	sx_report(d->x, "%s: %s: from here on one connection", b.p, why);
+	buf_release(&b);
+}
+
+/*
+ * The input's own transactions.  BEGIN (or XA START) is a barrier; from
+ * it up to its COMMIT or ROLLBACK every statement runs in order on
+ * connection 1, in that transaction, as the mysql client would run it; a
+ * session statement in it makes the rest of the run serial (its value may
+ * depend on the transaction's uncommitted rows).  LOCK and UNLOCK TABLES
+ * stay skipped.  A statement that ends the transaction implicitly (DDL)
+ * ends the block there.  Outside such a block, COMMIT, SAVEPOINT and
+ * RELEASE are skipped (sqlexec commits its units itself), and so is a
+ * ROLLBACK while autocommit is on (it does nothing); after SET
+ * autocommit=0 a ROLLBACK cannot be honoured, as what came before ran in
+ * sqlexec's own transactions: an error.  Returns 1 when the statement is
+ * not one of these (dispatch goes on), else 0 or -1.
  */
 static int
 input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
@@ -335,16 +360,17 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 	int		 txn = s->kind == STK_TRANSACTION || sx_is_xa(s);
 	enum sx_txn	 k = txn ? sx_txn_kind(s) : TXN_OTHER;
 	struct buf	 b = BUF_INIT;
-	int		 c;
 
 	if (d->txn == 0 && !txn)
 		return 1;
-	if (d->txn == 0 && k == TXN_ROLLBACK) {
+	if (d->txn == 0 && (k == TXN_ROLLBACK || k == TXN_ROLLBACK_KEEP)) {
+		if (!d->autocommit_off)
+			return 1;	/* a no-op: skipped */
 		sx_where(&b, s->no, s->line, NULL);
-		sx_set_error(x, s->no, "%s: ROLLBACK outside BEGIN ... COMMIT: "
-		    "what came before it ran in sqlexec's own transactions "
-		    "and may be committed; run this input with the mysql "
-		    "client", b.p);
+		sx_set_error(x, s->no, "%s: ROLLBACK after SET autocommit=0, "
+		    "outside BEGIN ... COMMIT: what came before it ran in "
+		    "sqlexec's own transactions and may be committed; run "
+		    "this input with the mysql client", b.p);
 		buf_release(&b);
 		return -1;
 	}
@@ -366,6 +392,15 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 			x->done_no = s->no - 1;
 		return sx_exec_one(x, 0, s, 1);
 	}
+	if (s->kind == STK_LOCK || s->kind == STK_UNLOCK) {
+		if (d->o->dry_run)
+			plan_line(s, "skipped", "table locks");
+		x->nskipped++;
+		return 0;
+	}
+	if (a == ACT_SESSION)
+		go_serial(d, s, "a session statement inside the input's "
+		    "transaction");
 	if (k == TXN_COMMIT || k == TXN_ROLLBACK)
 		d->txn = 0;
 	if (d->o->dry_run) {
@@ -375,12 +410,11 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 	}
 	if (sx_exec_one(x, 0, s, 1) == -1)
 		return -1;
-	for (c = 1; a == ACT_SESSION && c < x->nconn; c++)
-		if (sx_exec_one(x, c, s, 0) == -1 ||
-		    sx_keep_unique_checks(x, c, s) == -1)
-			return -1;
 	if (a == ACT_SESSION && sx_keep_unique_checks(x, 0, s) == -1)
 		return -1;
+	/* Ended, or ended implicitly (DDL, LOCK TABLES): all committed. */
+	if (d->txn != 0 && !sx_in_transaction(x, 0))
+		d->txn = 0;
 	if (d->txn == 0)
 		x->done_no = s->no;
 	return 0;
@@ -389,9 +423,10 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 static int
 dispatch(struct dispatch *d, const struct rp_stmt *s)
 {
-	const char	*why;
+	const char	*why, *fn;
 	enum sx_action	 a = sx_classify(s, &why);
-	int		 rc;
+	char		 fnwhy[128];
+	int		 rc, ac;
 
 	d->consumed = s->no;
 	if (a == ACT_SESSION)
@@ -408,27 +443,30 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			plan_line(s, "skipped", "--skip-to");
 		return 0;
 	}
+	if (a == ACT_SESSION && (ac = sx_sets_autocommit(s)) != -1)
+		d->autocommit_off = ac == 0;
+	/* A temporary table exists only on the connection that made it. */
+	if (a != ACT_SKIP && sx_creates_temporary(s))
+		go_serial(d, s, "CREATE TEMPORARY TABLE (it exists only on "
+		    "the connection that made it)");
 	/*
-	 * A temporary table exists only on the connection that made it:
-	 * what uses it must run there, so from here on everything does.
+	 * A session statement runs on every connection: one that calls a
+	 * function (NEXTVAL, RAND, a stored function...) would run it once
+	 * per connection, with its side effects, and give each its own
+	 * value.
 	 */
-	if (a != ACT_SKIP && !d->serial && sx_creates_temporary(s)) {
-		d->serial = 1;
-		if (d->o->jobs > 1) {
-			struct buf	 b = BUF_INIT;
-
-			sx_where(&b, s->no, s->line, NULL);
-			sx_report(d->x, "%s: CREATE TEMPORARY TABLE: from here "
-			    "on one connection (a temporary table exists only "
-			    "on the connection that made it)", b.p);
-			buf_release(&b);
-		}
+	if (a == ACT_SESSION && d->o->jobs > 1 && !d->serial &&
+	    (fn = sx_calls_function(s)) != NULL) {
+		snprintf(fnwhy, sizeof(fnwhy), "a session statement calls "
+		    "%s()", fn);
+		/* silently if warn_per_connection() has spoken already */
+		go_serial(d, s, sx_reads_connection(s) ? NULL : fnwhy);
 	}
 	if ((rc = input_txn(d, s, a)) != 1)
 		return rc;
 	if (d->serial && a != ACT_SKIP)
-		return barrier(d, s, a == ACT_SESSION, d->o->dry_run ?
-		    "one connection since a CREATE TEMPORARY TABLE" : why);
+		return barrier(d, s, 0, d->o->dry_run ? "one connection from "
+		    "here on" : why);
 	switch (a) {
 	case ACT_SKIP:
 		if (d->o->dry_run)

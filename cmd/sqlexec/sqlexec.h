@@ -133,9 +133,18 @@ enum sx_txn {
 	TXN_BEGIN,		/* BEGIN [WORK], START TRANSACTION */
 	TXN_COMMIT,		/* COMMIT [WORK] (not AND CHAIN) */
 	TXN_ROLLBACK,		/* ROLLBACK [WORK] (not TO, not AND CHAIN) */
+	TXN_ROLLBACK_KEEP,	/* ROLLBACK TO SAVEPOINT, ROLLBACK AND CHAIN */
 	TXN_OTHER		/* SAVEPOINT, RELEASE, ROLLBACK TO, ... CHAIN */
 };
 enum sx_txn sx_txn_kind(const struct rp_stmt *);
+/* SET autocommit = 0 or OFF: 0; = 1 or ON: 1; not set: -1. */
+int	 sx_sets_autocommit(const struct rp_stmt *);
+/*
+ * The first function a session statement calls that may have side
+ * effects or differ between connections (anything but a few known pure
+ * ones), upper case, in a static buffer; NULL if none.
+ */
+const char *sx_calls_function(const struct rp_stmt *);
 /* An XA statement (XA START, END, PREPARE, COMMIT, ...): 1, else 0. */
 int	 sx_is_xa(const struct rp_stmt *);
 /* CREATE [OR REPLACE] TEMPORARY TABLE: 1, else 0. */
@@ -163,6 +172,8 @@ int	 sx_drain(struct sx *);
 int	 sx_exec_one(struct sx *, int c, const struct rp_stmt *, int keep_txn);
 /* With -j > 1, undo a SET unique_checks=0 on conn[c].  0 or -1. */
 int	 sx_keep_unique_checks(struct sx *, int c, const struct rp_stmt *);
+/* Is a transaction open on conn[c] (SERVER_STATUS_IN_TRANS)? */
+int	 sx_in_transaction(struct sx *, int c);
 void	 sx_unit_free(struct sx_unit *);
 /* Record an error message for statement no; the lowest no wins. */
 void	 sx_set_error(struct sx *, uint64_t no, const char *fmt, ...)

@@ -93,6 +93,12 @@ in_transaction(MYSQL *m)
 	return (status & SERVER_STATUS_IN_TRANS) != 0;
 }
 
+int
+sx_in_transaction(struct sx *x, int c)
+{
+	return in_transaction(x->conn[c]);
+}
+
 /* Drain one result; count affected rows. */
 static void
 take_result(struct sx *x, MYSQL *m, uint64_t *rows)

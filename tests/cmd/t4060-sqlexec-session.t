@@ -102,11 +102,19 @@ sqlexec $C -j 4 --commit-every 1 t4060_tmp <tmp.rp >/dev/null 2>err
 is $? 0 "CREATE TEMPORARY TABLE and INSERTs into it at -j 4: exit 0"
 is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4060_tmp.real_t')" "1,2,3" \
     "every row went through the one temporary table"
-like "$(cat err)" '^sqlexec: statement 1 \(line 1\): CREATE TEMPORARY TABLE: from here on one connection' \
+like "$(cat err)" '^sqlexec: statement 1 \(line 1\): CREATE TEMPORARY TABLE \(it exists only on the connection that made it\): from here on one connection' \
     "and sqlexec says it runs on one connection from there"
 sqlexec -n -j 4 <tmp.rp >plan 2>/dev/null
-like "$(grep '^statement 2 ' plan)" 'barrier \(one connection since a CREATE TEMPORARY TABLE\)' \
+like "$(grep '^statement 2 ' plan)" 'barrier \(one connection from here on\)' \
     "dry run: the INSERT after it is not parallel"
+# ... and session statements after it run there only (they may read it)
+sql t4060_tmp -e "DELETE FROM real_t"
+printf 'CREATE TEMPORARY TABLE tmp (a INT);\nINSERT INTO tmp VALUES (1),(2);\nSELECT COUNT(*) INTO @n FROM tmp;\nSET @m = (SELECT MAX(a) FROM tmp);\nINSERT INTO real_t VALUES (@n + 10),(@m);\n' |
+    sqlsplit | sqlexec $C -j 4 t4060_tmp >/dev/null 2>err
+is $? 0 "session statements that read the temporary table: exit 0"
+is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4060_tmp.real_t')" "2,12" \
+    "and they read it on its connection"
+
 # ... also when it is made inside the input's own transaction
 sql t4060_tmp -e "DELETE FROM real_t"
 printf 'BEGIN;\nCREATE TEMPORARY TABLE tmp (id INT PRIMARY KEY);\nCOMMIT;\nINSERT INTO tmp VALUES (1);\nINSERT INTO tmp VALUES (2);\nINSERT INTO real_t SELECT * FROM tmp;\n' |
@@ -115,6 +123,20 @@ is $? 0 "CREATE TEMPORARY TABLE inside BEGIN ... COMMIT, INSERTs after it: exit 
 is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4060_tmp.real_t')" "1,2" \
     "and the rows went through the temporary table"
 sql -e "DROP DATABASE t4060_tmp"
+
+# A session statement that calls a function with side effects (NEXTVAL,
+# a stored function) runs once, as in the mysql client: from it on, one
+# connection.
+fresh_db t4060_fn
+sql t4060_fn -e "CREATE SEQUENCE s; CREATE TABLE t (a INT)"
+printf 'SELECT NEXTVAL(s) INTO @id;\nSET @r = RAND();\nINSERT INTO t VALUES (@id);\nINSERT INTO t VALUES (@id);\nINSERT INTO t SELECT NEXTVAL(s);\n' |
+    sqlsplit | sqlexec $C -j 4 --commit-every 1 t4060_fn >/dev/null 2>err
+is $? 0 "SELECT NEXTVAL(s) INTO @id at -j 4: exit 0"
+is "$(sql -e 'SELECT GROUP_CONCAT(a ORDER BY a) FROM t4060_fn.t')" "1,1,2" \
+    "the sequence moved once, as with the mysql client"
+like "$(cat err)" 'statement 1 \(line 1\): a session statement calls NEXTVAL\(\): from here on one connection' \
+    "and sqlexec says why it runs on one connection"
+sql -e "DROP DATABASE t4060_fn"
 
 # dumps: mariadb-dump (with routines and triggers, whose bodies may read
 # LAST_INSERT_ID()) and rows2sql with large values set in pieces

@@ -89,9 +89,54 @@ printf 'SET autocommit=0;\nINSERT INTO t VALUES (1);\nROLLBACK;\nINSERT INTO t V
     sqlsplit >rb.rp
 sqlexec $C --force t4070_rb <rb.rp >/dev/null 2>err
 is $? 1 "ROLLBACK outside BEGIN ... COMMIT: exit 1, also with --force"
-like "$(cat err)" '^sqlexec: statement 3 \(line 3\): ROLLBACK outside BEGIN ... COMMIT' \
+like "$(cat err)" '^sqlexec: statement 3 \(line 3\): ROLLBACK after SET autocommit=0, outside BEGIN ... COMMIT' \
     "and says why"
 is "$(sql -e 'SELECT COUNT(*) FROM t4070_rb.t')" 0 "nothing after it ran"
+
+# ... and so is ROLLBACK AND CHAIN or ROLLBACK TO SAVEPOINT there
+for rb in "ROLLBACK AND CHAIN" "SAVEPOINT s1;\nROLLBACK TO SAVEPOINT s1"; do
+	fresh_db t4070_rb
+	sql t4070_rb -e "CREATE TABLE t (id int PRIMARY KEY)"
+	printf "SET autocommit=0;\nINSERT INTO t VALUES (1);\n$rb;\nINSERT INTO t VALUES (2);\nCOMMIT;\n" |
+	    sqlsplit | sqlexec $C t4070_rb >/dev/null 2>err
+	is $? 1 "$(echo "$rb" | sed 's/.n/; /') after SET autocommit=0: exit 1"
+done
+# With autocommit on, a ROLLBACK outside a transaction does nothing, as
+# at the end of every mysqlbinlog output: skipped.
+fresh_db t4070_ac
+printf 'CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1);\nROLLBACK /* added by mysqlbinlog */;\n' |
+    sqlsplit | sqlexec $C -j 2 t4070_ac 2>err
+is $? 0 "ROLLBACK with autocommit on: exit 0, as the mysql client"
+is "$(sql -e 'SELECT COUNT(*) FROM t4070_ac.t')" 1 "and the row stays"
+
+# Inside the input's transaction: a session statement reads its
+# uncommitted rows (so the rest of the run is serial); LOCK TABLES stays
+# skipped (no lock left behind); a DDL commits implicitly, and the resume
+# point moves past it.
+fresh_db t4070_in
+printf 'CREATE TABLE t (a int PRIMARY KEY);\nCREATE TABLE u (id int AUTO_INCREMENT PRIMARY KEY, n int);\nBEGIN;\nINSERT INTO t VALUES (1),(2),(3);\nSELECT COUNT(*) INTO @n FROM t;\nCOMMIT;\nINSERT INTO u (n) VALUES (@n);\nINSERT INTO u (n) VALUES (@n);\nINSERT INTO u (n) VALUES (@n);\n' |
+    sqlsplit | sqlexec $C -j 4 --commit-every 1 t4070_in >/dev/null 2>err
+is $? 0 "SELECT ... INTO @n inside BEGIN ... COMMIT at -j 4: exit 0"
+is "$(sql -e 'SELECT GROUP_CONCAT(n) FROM t4070_in.u')" "3,3,3" \
+    "every INSERT after it sees the value the transaction saw"
+fresh_db t4070_lk
+printf 'CREATE TABLE t (a int);\nBEGIN;\nLOCK TABLES t WRITE;\nINSERT INTO t VALUES (1);\nCOMMIT;\nINSERT INTO t VALUES (2);\nINSERT INTO t VALUES (3);\nUNLOCK TABLES;\nINSERT INTO t VALUES (4);\n' |
+    sqlsplit | timeout 60 sqlexec $C -j 4 --commit-every 1 t4070_lk >/dev/null 2>err
+is $? 0 "LOCK TABLES inside BEGIN ... COMMIT at -j 4: exit 0, no hang"
+is "$(sql -e 'SELECT GROUP_CONCAT(a ORDER BY a) FROM t4070_lk.t')" "1,2,3,4" "every row loaded"
+fresh_db t4070_ddl
+printf 'CREATE TABLE t (a int);\nBEGIN;\nINSERT INTO t VALUES (1);\nCREATE TABLE u (b int);\nINSERT INTO t VALUES (2);\nINSERT INTO t VALUES (3) ;\n' |
+    sqlsplit >ddl.rp
+head -c $(( $(wc -c <ddl.rp) - 40 )) ddl.rp | sqlexec $C -j 2 t4070_ddl >/dev/null 2>err
+is $? 1 "cut after a DDL inside BEGIN: exit 1"
+got=$(sed -n 's/.*resume with --skip-to \([0-9]*\)$/\1/p' err)
+is "$got" 4 "the resume point is past the DDL, which committed the INSERT before it"
+is "$(sql -e 'SELECT GROUP_CONCAT(a ORDER BY a) FROM t4070_ddl.t')" "1" \
+    "and the open batch after it is rolled back"
+sqlexec $C -j 2 --skip-to "$got" t4070_ddl <ddl.rp 2>err
+is $? 0 "resume with --skip-to $got: exit 0"
+is "$(sql -e 'SELECT GROUP_CONCAT(a ORDER BY a) FROM t4070_ddl.t')" "1,2,3" \
+    "and the table is as the mysql client leaves it, nothing twice"
 
 # COMMIT outside a transaction block (mysqldump --no-autocommit) is
 # skipped, as before.
