@@ -381,7 +381,8 @@ sx_classify(const struct rp_stmt *st, const char **why)
 			kind = STK_SET;
 		else if (strcmp(w, "USE") == 0)
 			kind = STK_USE;
-		else if (strcmp(w, "SELECT") == 0 && into_user_var(st)) {
+		else if ((strcmp(w, "SELECT") == 0 || strcmp(w, "WITH") == 0 ||
+		    strcmp(w, "(") == 0) && into_user_var(st)) {
 			*why = "SELECT ... INTO @variable";
 			return ACT_SESSION;
 		}

@@ -87,6 +87,11 @@ is $? 0 "SELECT ... INTO @m, then INSERTs at -j 4: exit 0"
 is "$(sql -e "SELECT GROUP_CONCAT(id, ':', IFNULL(v, 'NULL') ORDER BY id) FROM t4060_into.u")" \
     "1:41,2:41,3:41,4:41" "every connection's INSERT sees @m"
 is "$(grep -c warning err)" 0 "and no warning for it"
+sql t4060_into -e "DELETE FROM u"
+printf 'WITH c AS (SELECT 7 x) SELECT x FROM c INTO @v;\n(SELECT 8) INTO @w;\nINSERT INTO u VALUES (1, @v + @w);\nINSERT INTO u VALUES (2, @v + @w);\nINSERT INTO u VALUES (3, @v + @w);\n' |
+    sqlsplit | sqlexec $C -j 4 --commit-every 1 t4060_into 2>err
+is "$(sql -e "SELECT GROUP_CONCAT(IFNULL(v, 'NULL') ORDER BY id) FROM t4060_into.u")" \
+    "15,15,15" "WITH ... INTO @v and (SELECT ...) INTO @w set them on every connection"
 printf 'SELECT LAST_INSERT_ID() INTO @id;\n' | sqlsplit | sqlexec -n -j 2 >/dev/null 2>err
 is "$(cat err)" "sqlexec: warning: statement 1 (line 1): SELECT ... INTO reads per-connection state (LAST_INSERT_ID()); with -j 2 each connection gets its own value: use -j 1" \
     "SELECT LAST_INSERT_ID() INTO @id warns as the SET does"
