@@ -71,6 +71,8 @@ struct split {
 	size_t		 cap, len;	/* allocated, valid */
 	size_t		 pos;		/* scan position (index in buf) */
 	uint64_t	 base;		/* input offset of buf[0] */
+	unsigned char	 head[8];	/* the input's first bytes, to name it */
+	size_t		 headlen;
 	int		 eof;
 	size_t		 bom;		/* 3 if the input starts with one */
 	int		 stopped;	/* quit/exit seen, or an error */
@@ -818,7 +820,7 @@ nul_error(struct split *s, size_t pos)
 	const char	*what;
 
 	/* Binary from the first byte: say what it is, not where NUL is. */
-	if (s->base == 0 && (what = frame_sniff_magic(s->buf, s->len)) != NULL)
+	if ((what = frame_sniff_magic(s->head, s->headlen)) != NULL)
 		return sfail(s, "%s: sqlsplit reads SQL text", what);
 	return sfail(s, "line %llu, offset %llu: NUL byte in the input "
 	    "(the mysql client refuses it without --binary-mode)",
@@ -1170,6 +1172,18 @@ make_room(struct split *s, size_t want)
 	return 0;
 }
 
+/* Keep the input's first bytes as they arrive, before scan() moves on. */
+static void
+keep_head(struct split *s)
+{
+	while (s->headlen < sizeof(s->head) && s->headlen >= s->base &&
+	    s->headlen < s->base + s->len) {
+		s->head[s->headlen] = (unsigned char)s->buf[s->headlen -
+		    s->base];
+		s->headlen++;
+	}
+}
+
 int
 split_feed(struct split *s, const void *data, size_t n)
 {
@@ -1184,6 +1198,7 @@ split_feed(struct split *s, const void *data, size_t n)
 		s->len += k;
 		p += k;
 		n -= k;
+		keep_head(s);
 		if (scan(s) == -1)
 			return -1;
 	}
@@ -1207,6 +1222,7 @@ split_fd(struct split *s, int fd)
 		if (r == 0)
 			break;
 		s->len += (size_t)r;
+		keep_head(s);
 		if (scan(s) == -1)
 			return -1;
 	}
