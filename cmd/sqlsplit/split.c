@@ -505,13 +505,33 @@ find_command(struct split *s, const char *p, size_t n)
 	return i;
 }
 
+/* Hand out s->syn, a statement a client command stands for. */
+static int
+emit_syn(struct split *s, int kind, const char *schema, uint64_t off)
+{
+	struct split_stmt st;
+
+	memset(&st, 0, sizeof(st));
+	st.text = s->syn.p;
+	st.len = s->syn.len;
+	st.no = ++s->nstmt;
+	st.line = line_at(s, off);
+	st.offset = off;
+	st.kind = kind;
+	st.db = s->db.p != NULL ? s->db.p : "";
+	st.schema = schema;
+	st.table = "";
+	if (s->cb != NULL && s->cb(s->arg, &st) == -1)
+		return sfail(s, "%s", "");
+	return 0;
+}
+
 /* Emit a USE statement for "\u db": USE `db`. */
 static int
 emit_use(struct split *s, const char *line, size_t n, uint64_t off)
 {
 	char		 arg[CMDLINE_MAX + 1];
 	size_t		 alen, i;
-	struct split_stmt st;
 
 	if (n > CMDLINE_MAX)
 		n = CMDLINE_MAX;
@@ -532,19 +552,7 @@ emit_use(struct split *s, const char *line, size_t n, uint64_t off)
 	buf_add(&s->db, arg, alen);
 	if (s->syn.err || s->db.err)
 		return sfail(s, "out of memory");
-	memset(&st, 0, sizeof(st));
-	st.text = s->syn.p;
-	st.len = s->syn.len;
-	st.no = ++s->nstmt;
-	st.line = line_at(s, off);
-	st.offset = off;
-	st.kind = STK_USE;
-	st.db = s->db.p;
-	st.schema = s->db.p;
-	st.table = "";
-	if (s->cb != NULL && s->cb(s->arg, &st) == -1)
-		return sfail(s, "%s", "");
-	return 0;
+	return emit_syn(s, STK_USE, s->db.p, off);
 }
 
 /*
@@ -618,6 +626,46 @@ source_file(struct split *s, const char *text, size_t n, int short_cmd,
 }
 
 /*
+ * charset NAME, \C NAME (mysqlbinlog writes it as a versioned comment):
+ * the client calls mysql_set_character_set(), which sends SET NAMES NAME.
+ * The same statement is handed out.  Character sets in which a multi-byte
+ * character may end in 0x5C (a backslash) would change how the client
+ * reads what follows; they stay an error.
+ */
+static int
+emit_charset(struct split *s, const char *line, size_t n, int short_cmd,
+    uint64_t off)
+{
+	static const char *const unsafe[] = { "sjis", "cp932", "gbk", "big5",
+	    "gb18030", NULL };
+	char		 arg[CMDLINE_MAX + 1];
+	size_t		 alen, i;
+
+	if (n > CMDLINE_MAX)
+		n = CMDLINE_MAX;
+	if (!get_arg(line, n, short_cmd, arg, sizeof(arg), &alen) ||
+	    alen == 0 || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != alen)
+		return sfail(s, "line %llu, offset %llu: mysql client command "
+		    "'charset' needs a character set name",
+		    (unsigned long long)line_at(s, off),
+		    (unsigned long long)off);
+	for (i = 0; unsafe[i] != NULL; i++)
+		if (strcasecmp(arg, unsafe[i]) == 0)
+			return sfail(s, "line %llu, offset %llu: mysql client "
+			    "command 'charset %s' is not supported (a "
+			    "multi-byte character may end in a backslash)",
+			    (unsigned long long)line_at(s, off),
+			    (unsigned long long)off, arg);
+	buf_reset(&s->syn);
+	buf_adds(&s->syn, "SET NAMES ");
+	buf_add(&s->syn, arg, alen);
+	if (s->syn.err)
+		return sfail(s, "out of memory");
+	return emit_syn(s, STK_SET, "", off);
+}
+
+/*
  * A client command found at the start of a line (read_and_execute()), at
  * the end of a statement (add_line()), or as \x.  Returns 0 (done), 1
  * (quit), -1 (error).
@@ -641,7 +689,9 @@ run_command(struct split *s, int i, const char *text, size_t n, int short_cmd,
 	case '-':
 		s->sandbox = 1;
 		return 0;
-	case '!': case 'r': case 'e': case 'C':
+	case 'C':
+		return emit_charset(s, text, n, short_cmd, off);
+	case '!': case 'r': case 'e':
 		return sfail(s, "line %llu, offset %llu: mysql client command "
 		    "'%s' is not supported", (unsigned long long)line_at(s, off),
 		    (unsigned long long)off, name);
@@ -1618,6 +1668,15 @@ mode_value(struct split *s, struct lexer *l, struct tok *t)
 		lex(l, t);
 	} else if (kw(t, "DEFAULT")) {
 		m = s->mode0;
+		lex(l, t);
+	} else if (t->type == TK_WORD && t->len > 0 && t->len < 20 &&
+	    strspn(t->p, "0123456789") >= t->len) {
+		/* As mysqlbinlog writes it: ANSI_QUOTES is bit 2,
+		 * NO_BACKSLASH_ESCAPES bit 20 (MariaDB's sql_mode flags). */
+		unsigned long long	 v = strtoull(t->p, NULL, 10);
+
+		m = (v & (1ULL << 20) ? MODE_NBE : 0) |
+		    (v & (1ULL << 2) ? MODE_ANSIQ : 0);
 		lex(l, t);
 	} else if (punct(t, '@')) {
 		lex(l, t);

@@ -135,6 +135,18 @@ like "$(cat err)" 'input is a rowpipe frame stream: sqlsplit reads SQL text' "an
 printf "select 'a\0b';" | sqlsplit --print --binary-mode | tr '\0' '@' >out
 is "$(cat out)" "select 'a@b';" "--binary-mode keeps it"
 
+# sql_mode as a number, as mysqlbinlog writes it (bit 20:
+# NO_BACKSLASH_ESCAPES), and its \C charset command in a comment.
+printf "SET @@session.sql_mode=1048576/*!*/;\nselect 'a\\\\';select 2;\nSET @@session.sql_mode=1411383296/*!*/;\nselect 'b\\\\';';select 3;\n" |
+    sqlsplit --list 2>err | cut -f1 >out
+is "$(wc -l <out)" 6 "a numeric sql_mode is followed (NO_BACKSLASH_ESCAPES on, then off)"
+is "$(cat err)" "" "and no warning that it cannot be"
+printf '/*!\\C utf8mb4 *//*!*/;\nselect 1;\n' | sqlsplit --print >out 2>err
+is "$(head -1 out)" "SET NAMES utf8mb4;" "\\C utf8mb4 (mysqlbinlog) becomes the SET NAMES the client sends"
+printf '\\C sjis\nselect 1;\n' | sqlsplit >/dev/null 2>err
+is $? 1 "\\C sjis: exit 1"
+like "$(cat err)" "'charset sjis' is not supported" "and says why"
+
 # NO_BACKSLASH_ESCAPES, from the option and from the dump's sql_mode.
 printf "select 'a\\\\';select 2;" | sqlsplit --print --no-backslash-escapes >out
 is "$(wc -l <out)" 2 "--no-backslash-escapes: a backslash does not escape"
