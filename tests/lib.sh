@@ -92,6 +92,27 @@ db_objects() {
 	    ORDER BY 1" | sql --raw "$1" | sed -E "s/$1/DB/g;
 	    s/\t[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\.[0-9]{2}\$//"
 }
+# db_defs DB: SHOW CREATE of every view, routine, trigger and event of DB
+# (the definition columns: no creation times), in a fixed order.
+db_defs() {
+	for v in $(sql -e "SELECT table_name FROM information_schema.views
+	    WHERE table_schema = '$1' ORDER BY 1"); do
+		sql -e "SHOW CREATE VIEW \`$1\`.\`$v\`" | cut -f1-2
+	done
+	sql -e "SELECT routine_type, routine_name FROM information_schema.routines
+	    WHERE routine_schema = '$1' ORDER BY 1, 2" |
+	while read -r type name; do
+		sql -e "SHOW CREATE $type \`$1\`.\`$name\`" | cut -f1-3
+	done
+	for t in $(sql -e "SELECT trigger_name FROM information_schema.triggers
+	    WHERE trigger_schema = '$1' ORDER BY 1"); do
+		sql -e "SHOW CREATE TRIGGER \`$1\`.\`$t\`" | cut -f1-3
+	done
+	for e in $(sql -e "SELECT event_name FROM information_schema.events
+	    WHERE event_schema = '$1' ORDER BY 1"); do
+		sql -e "SHOW CREATE EVENT \`$1\`.\`$e\`" | cut -f1-4
+	done
+}
 # free_port: a free loopback TCP port.
 free_port() {
 	perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1,

@@ -17,23 +17,7 @@ objects() {
 	    WHERE table_schema = '$1' AND table_type LIKE '%TABLE' ORDER BY 1"); do
 		sql -e "SHOW CREATE TABLE \`$1\`.\`$t\`"
 	done
-	for v in $(sql -e "SELECT table_name FROM information_schema.views
-	    WHERE table_schema = '$1' ORDER BY 1"); do
-		sql -e "SHOW CREATE VIEW \`$1\`.\`$v\`" | cut -f1-2
-	done
-	sql -e "SELECT routine_type, routine_name FROM information_schema.routines
-	    WHERE routine_schema = '$1' ORDER BY 1, 2" |
-	while read -r type name; do
-		sql -e "SHOW CREATE $type \`$1\`.\`$name\`" | cut -f1-3
-	done
-	for t in $(sql -e "SELECT trigger_name FROM information_schema.triggers
-	    WHERE trigger_schema = '$1' ORDER BY 1"); do
-		sql -e "SHOW CREATE TRIGGER \`$1\`.\`$t\`" | cut -f1-3
-	done
-	for e in $(sql -e "SELECT event_name FROM information_schema.events
-	    WHERE event_schema = '$1' ORDER BY 1"); do
-		sql -e "SHOW CREATE EVENT \`$1\`.\`$e\`" | cut -f1-4
-	done
+	db_defs "$1"
 }
 
 # the source, renamed so that parallel tests do not collide
