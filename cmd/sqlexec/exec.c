@@ -357,7 +357,8 @@ static int
 input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 {
 	struct sx	*x = d->x;
-	int		 txn = s->kind == STK_TRANSACTION || sx_is_xa(s);
+	int		 txn = s->kind == STK_TRANSACTION ||
+			    (s->kind == STK_OTHER && sx_is_xa(s));
 	enum sx_txn	 k = txn ? sx_txn_kind(s) : TXN_OTHER;
 	struct buf	 b = BUF_INIT;
 
