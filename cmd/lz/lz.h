@@ -69,4 +69,32 @@ int	 lz_decompress(struct lz *z);
  */
 int	 lz_list(struct lz *z);
 
+/*
+ * lz -o FILE (outfile.c).  lz_outfile_open() opens path for writing: a new
+ * or (with force) existing regular file, also one named by a symbolic
+ * link, through a temporary file beside it (fd) that is renamed over it by
+ * lz_outfile_commit(); an existing device or FIFO directly.  force is
+ * needed for any existing path but /dev/null, as in lz4(1).  Sockets,
+ * directories and dangling links are refused.  On failure it prints the
+ * reason and exits 1 (cmd code), having left path as it was.  SIGHUP,
+ * SIGINT, SIGTERM and SIGQUIT remove the temporary file before they end
+ * the process.
+ */
+struct lz_outfile {
+	const char	*path;		/* as given; not owned */
+	char		*target;	/* the file rename(2) replaces */
+	char		*tmp;		/* the temporary file, or NULL */
+	int		 fd;		/* write here */
+};
+
+void	 lz_outfile_open(struct lz_outfile *, const char *path, int force);
+/*
+ * Sync and close the temporary file and rename it into place (or close
+ * the device or FIFO).  0, or -1 with errno set, the temporary file
+ * removed and path left as it was.
+ */
+int	 lz_outfile_commit(struct lz_outfile *);
+/* Close, and remove the temporary file if there is one.  Never the path. */
+void	 lz_outfile_abort(struct lz_outfile *);
+
 #endif

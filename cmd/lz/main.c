@@ -7,7 +7,6 @@
 
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,7 +24,7 @@ enum mode { COMPRESS, DECOMPRESS, TEST, LIST };
 
 enum {
 	OPT_BEST = 256, OPT_BLOCK_CRC, OPT_CONTENT_SIZE, OPT_FAST,
-	OPT_NO_FRAME_CRC, OPT_HELP, OPT_VERSION
+	OPT_NO_BLOCK_CRC, OPT_NO_FRAME_CRC, OPT_HELP, OPT_VERSION
 };
 
 static const struct option longopts[] = {
@@ -37,6 +36,7 @@ static const struct option longopts[] = {
 	{ "force",		no_argument,		NULL, 'f' },
 	{ "help",		no_argument,		NULL, OPT_HELP },
 	{ "list",		no_argument,		NULL, 'l' },
+	{ "no-block-checksum",	no_argument,		NULL, OPT_NO_BLOCK_CRC },
 	{ "no-frame-crc",	no_argument,		NULL, OPT_NO_FRAME_CRC },
 	{ "stdout",		no_argument,		NULL, 'c' },
 	{ "test",		no_argument,		NULL, 't' },
@@ -51,8 +51,8 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout, "usage: %s [-cdfltz] [-# | "
 	    "--fast[=N]] [-B4|5|6|7] [-o file] [-T threads]\n"
-	    "          [--block-checksum] [--content-size] [--no-frame-crc] "
-	    "[file]\n", getprogname());
+	    "          [--content-size] [--no-block-checksum] [--no-frame-crc]"
+	    " [file]\n", getprogname());
 	if (status == 0)
 		fputs("LZ4 frame format compression, interoperable with lz4(1);"
 		    " see lz(1).\n", stdout);
@@ -108,22 +108,6 @@ default_threads(enum mode mode)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
-static int
-open_output(const char *path, int force)
-{
-	int	 fd, flags = O_WRONLY | O_CREAT | O_TRUNC;
-
-	if (!force)
-		flags |= O_EXCL;
-	if ((fd = open(path, flags, 0666)) == -1) {
-		if (errno == EEXIST)
-			errx(1, "%s: already exists (use -f to overwrite)",
-			    path);
-		err(1, "%s", path);
-	}
-	return fd;
-}
-
 /* Report z's failure: a write error names the output, others the input. */
 static void
 report(const struct lz *z, const char *inname, const char *outname)
@@ -144,8 +128,9 @@ int
 main(int argc, char *argv[])
 {
 	struct lz_opts	 o = { .level = 1, .accel = 1, .block_id = 7,
-			    .threads = -1, .content_crc = 1 };
+			    .threads = -1, .content_crc = 1, .block_crc = 1 };
 	struct lz	 z;
+	struct lz_outfile of;
 	struct stat	 st;
 	enum mode	 mode = COMPRESS;
 	const char	*errstr, *inname = "stdin", *outname = "stdout";
@@ -214,6 +199,9 @@ main(int argc, char *argv[])
 				o.accel++;	/* as lz4: --fast=N is level -N */
 			}
 			break;
+		case OPT_NO_BLOCK_CRC:
+			o.block_crc = 0;
+			break;
 		case OPT_NO_FRAME_CRC:
 			o.content_crc = 0;
 			break;
@@ -254,7 +242,8 @@ main(int argc, char *argv[])
 		z.out = -1;
 	else if (outpath != NULL) {
 		outname = outpath;
-		z.out = open_output(outpath, force);
+		lz_outfile_open(&of, outpath, force);
+		z.out = of.fd;
 	} else if (mode == COMPRESS && !force && isatty(STDOUT_FILENO))
 		errx(1, "refusing to write compressed data to a terminal "
 		    "(use -f)");
@@ -274,10 +263,10 @@ main(int argc, char *argv[])
 	if (rc == -1) {
 		report(&z, inname, outname);
 		if (outpath != NULL)
-			unlink(outpath);
+			lz_outfile_abort(&of);
 		exit(1);
 	}
-	if (outpath != NULL && close(z.out) == -1)
+	if (outpath != NULL && lz_outfile_commit(&of) == -1)
 		err(1, "%s", outpath);
 	if (stdout_finish() == -1)
 		err(1, "stdout");
