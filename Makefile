@@ -35,7 +35,10 @@ BINS	 = $(addprefix $(B)/,$(PROGS))
 LIB	 = $(O)/librowpipe.a
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(wildcard lib/*.c))
 
-objs	 = $(patsubst %.c,$(O)/%.o,$(wildcard cmd/$(1)/*.c))
+# Each program is its main.o and an archive of the rest of cmd/<prog>/,
+# which its unit tests and its fuzzer link too.
+arch	 = $(O)/cmd/$(1)/lib$(1).a
+aobjs	 = $(patsubst %.c,$(O)/%.o,$(filter-out cmd/$(1)/main.c,$(wildcard cmd/$(1)/*.c)))
 
 UNIT_SRCS = $(wildcard tests/unit/*.c)
 UNITS	 = $(patsubst tests/unit/%.c,$(O)/tests/unit/%.t,$(UNIT_SRCS))
@@ -53,26 +56,35 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-# Five explicit link lines: each program links only what it uses.
-$(B)/dbsnap: $(call objs,dbsnap) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call objs,dbsnap) $(LIB) $(MYSQL_LIBS) $(XXH_LIBS) $(BSD_LIBS)
-$(B)/rows2sql: $(call objs,rows2sql) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call objs,rows2sql) $(LIB) $(XXH_LIBS) $(BSD_LIBS)
-$(B)/sqlsplit: $(call objs,sqlsplit) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call objs,sqlsplit) $(LIB) $(XXH_LIBS) $(BSD_LIBS)
-$(B)/sqlexec: $(call objs,sqlexec) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call objs,sqlexec) $(LIB) $(MYSQL_LIBS) $(XXH_LIBS) $(BSD_LIBS)
-$(B)/lz: $(call objs,lz) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call objs,lz) $(LIB) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+define archive_rule
+$(call arch,$(1)): $(call aobjs,$(1))
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach p,$(PROGS),$(eval $(call archive_rule,$(p))))
 
-# Unit tests: cmocka with TAP output, one binary per tests/unit/*.c.
+# Five explicit link lines: each program links only what it uses.
+$(B)/dbsnap: $(O)/cmd/dbsnap/main.o $(call arch,dbsnap) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(MYSQL_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/rows2sql: $(O)/cmd/rows2sql/main.o $(call arch,rows2sql) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(XXH_LIBS) $(BSD_LIBS)
+$(B)/sqlsplit: $(O)/cmd/sqlsplit/main.o $(call arch,sqlsplit) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(XXH_LIBS) $(BSD_LIBS)
+$(B)/sqlexec: $(O)/cmd/sqlexec/main.o $(call arch,sqlexec) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(MYSQL_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/lz: $(O)/cmd/lz/main.o $(call arch,lz) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+
+# Unit tests: cmocka with TAP output, one binary per tests/unit/*.c; a
+# test of a program's code links that program's archive too.
+$(O)/tests/unit/sqlsplit.t: $(call arch,sqlsplit)
 $(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter-out $(LIB),$^) $(LIB) $(CMOCKA_LIBS) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
 
 # Test tools: small programs the shell tests use (framecat, ...).
 TOOL_SRCS = $(wildcard tests/tools/*.c)
@@ -86,13 +98,33 @@ units: $(UNITS) $(TOOLS)
 $(O)/bench/%: $(O)/bench/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
 
-# libFuzzer targets (clang); each tests/fuzz/fuzz_X.c may include cmd code.
+# libFuzzer targets (clang): lib/ and the programs' archives are built
+# again with the fuzzer's instrumentation under $(FO); fuzz_<prog>.c links
+# lib<prog>.a.
 FUZZ_CC	?= clang
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE \
-	-Ilib $(PKG_CFLAGS)
-$(O)/fuzz/%: tests/fuzz/%.c $(wildcard lib/*.c lib/*.h) $(wildcard cmd/*/*.c cmd/*/*.h)
+	-Ilib $(PKG_CFLAGS) -MMD -MP
+FO	 = $(O)/fuzz/obj
+FUZZ_LIB = $(FO)/librowpipe.a
+farch	 = $(FO)/cmd/$(1)/lib$(1).a
+$(FO)/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(wildcard lib/*.c) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_LIB): $(patsubst %.c,$(FO)/%.o,$(wildcard lib/*.c))
+	rm -f $@
+	$(AR) rcs $@ $^
+define fuzz_archive_rule
+$(call farch,$(1)): $(patsubst $(O)/%,$(FO)/%,$(call aobjs,$(1)))
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach p,$(PROGS),$(eval $(call fuzz_archive_rule,$(p))))
+$(O)/fuzz/fuzz_lz: $(call farch,lz)
+$(O)/fuzz/fuzz_rows2sql: $(call farch,rows2sql)
+$(O)/fuzz/fuzz_sqlsplit: $(call farch,sqlsplit)
+$(O)/fuzz/%: $(FO)/tests/fuzz/%.o $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter-out $(FUZZ_LIB),$^) $(FUZZ_LIB) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
 
 fuzz-build: $(FUZZERS)
 

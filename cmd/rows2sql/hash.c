@@ -11,7 +11,7 @@
 
 #include <xxhash.h>
 
-#include "r2s.h"
+#include "state.h"
 
 /* The library's functions, wrapped before xxhash.h is included again
  * below with XXH_INLINE_ALL (which renames them for the rest of the file). */

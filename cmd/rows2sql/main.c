@@ -3,6 +3,7 @@
  * client and sqlsplit | sqlexec load into an identical copy.
  */
 #include <err.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -71,65 +72,22 @@ static const struct option longopts[] = {
 	{ NULL,			0,			NULL, 0 }
 };
 
-/* Split "db.name" (db optional) at the first dot. */
+/* --rename, --rename-db, --tables: into o->names. */
 static void
-split_dotted(char *s, char **db, char **name)
+add_names(struct r2s_opts *o, const char *opt, const char *arg)
 {
-	char	*dot = strchr(s, '.');
+	const char	*errstr;
+	int		 r;
 
-	if (dot == NULL) {
-		*db = NULL;
-		*name = s;
-	} else {
-		*dot = '\0';
-		*db = s;
-		*name = dot + 1;
-	}
-}
-
-/* OLD=NEW (OLD may be db.table when dotted): append to *v. */
-static void
-add_rename(const char *opt, char *arg, int dotted, struct r2s_rename **v,
-    size_t *n)
-{
-	char	*eq = strchr(arg, '=');
-	struct r2s_rename *r;
-
-	if (eq == NULL || eq == arg || eq[1] == '\0')
-		errx(2, "--%s %s: expected OLD=NEW", opt, arg);
-	*eq = '\0';
-	if ((*v = reallocarray(*v, *n + 1, sizeof(**v))) == NULL)
+	if (strcmp(opt, "tables") == 0)
+		r = names_add_tables(&o->names, arg, &errstr);
+	else
+		r = names_add_rename(&o->names, arg, strcmp(opt, "rename") == 0,
+		    &errstr);
+	if (r == -1 && errno == ENOMEM)
 		err(1, NULL);
-	r = &(*v)[(*n)++];
-	r->new = eq + 1;
-	if (dotted)
-		split_dotted(arg, &r->old_db, &r->old);
-	else {
-		r->old_db = NULL;
-		r->old = arg;
-	}
-	if (*r->old == '\0' || (r->old_db != NULL && *r->old_db == '\0'))
-		errx(2, "--%s: empty name", opt);
-}
-
-static void
-add_tables(struct r2s_opts *o, char *arg)
-{
-	char	*t;
-	struct r2s_name *n;
-
-	while ((t = strsep(&arg, ",")) != NULL) {
-		if (*t == '\0')
-			continue;
-		o->tables = reallocarray(o->tables, o->ntables + 1,
-		    sizeof(*o->tables));
-		if (o->tables == NULL)
-			err(1, NULL);
-		n = &o->tables[o->ntables++];
-		split_dotted(t, &n->db, &n->name);
-		if (*n->name == '\0')
-			errx(2, "--tables: empty table name");
-	}
+	if (r == -1)
+		errx(2, "--%s %s: %s", opt, arg, errstr);
 }
 
 static size_t
@@ -195,12 +153,10 @@ main(int argc, char *argv[])
 			o.no_data = 1;
 			break;
 		case OPT_RENAME:
-			add_rename("rename", optarg, 1, &o.renames,
-			    &o.nrenames);
+			add_names(&o, "rename", optarg);
 			break;
 		case OPT_RENAME_DB:
-			add_rename("rename-db", optarg, 0, &o.db_renames,
-			    &o.ndb_renames);
+			add_names(&o, "rename-db", optarg);
 			break;
 		case OPT_SKIP_DEFINER:
 			o.skip_definer = 1;
@@ -209,7 +165,7 @@ main(int argc, char *argv[])
 			o.skip_drop = 1;
 			break;
 		case OPT_TABLES:
-			add_tables(&o, optarg);
+			add_names(&o, "tables", optarg);
 			break;
 		case OPT_PROGRESS:
 			o.progress = 1;
@@ -237,8 +193,6 @@ main(int argc, char *argv[])
 		err(1, "%s", argv[0]);
 	if (rows2sql(fd, STDOUT_FILENO, &o, &msg) == -1)
 		errx(1, "%s", msg);
-	free(o.renames);
-	free(o.db_renames);
-	free(o.tables);
+	names_release(&o.names);
 	return 0;
 }

@@ -30,7 +30,6 @@
 #include "sqltrailer.h"
 #include "split.h"
 
-#define SPLIT_CHUNK	((size_t)4 << 20)	/* read(2) size */
 #define DELIM_MAX	15			/* mysql.cc: char delimiter[16] */
 #define CMDLINE_MAX	255			/* mysql.cc: com_delimiter buff[256] */
 #define UVAR_MAX	32			/* user variables holding a sql_mode */

@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* split_fd() reads the input this much at a time. */
+#define SPLIT_CHUNK	((size_t)4 << 20)
+
 struct split_opts {
 	int	 no_backslash_escapes;	/* start as if sql_mode had it */
 	int	 ansi_quotes;		/* start as if sql_mode had it */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cmd/lz/lz.c"
+#include "../../cmd/lz/lz.h"
 
 static FILE *
 open_mem(const uint8_t *data, size_t size)

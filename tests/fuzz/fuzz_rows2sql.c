@@ -15,9 +15,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "../../cmd/rows2sql/r2s.c"
-#include "../../cmd/rows2sql/value.c"
-#include "../../cmd/rows2sql/hash.c"
+#include "frame.h"
+#include "../../cmd/rows2sql/r2s.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -58,9 +57,9 @@ seal(int fd, const uint8_t *p, size_t n)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct r2s_rename ren = { NULL, "t1", "n`1" };
-	static struct r2s_rename dbren = { NULL, "d1", "d\"2" };
-	static struct r2s_name tabs = { NULL, "t2" };
+	static struct names_rename ren = { NULL, "t1", "n`1" };
+	static struct names_rename dbren = { NULL, "d1", "d\"2" };
+	static struct names_table tabs = { NULL, "t2" };
 	struct r2s_opts	 o;
 	const char	*msg;
 	int		 fd, out;
@@ -86,14 +85,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.max_stmt = opt & 0x10 ? 1024 : R2S_MAX_STMT_DEFAULT;
 	o.max_packet = opt & 0x20 ? 4096 : R2S_MAX_PACKET_DEFAULT;
 	if (opt & 0x40) {
-		o.renames = &ren;
-		o.nrenames = 1;
-		o.db_renames = &dbren;
-		o.ndb_renames = 1;
+		o.names.renames = &ren;
+		o.names.nrenames = 1;
+		o.names.db_renames = &dbren;
+		o.names.ndb_renames = 1;
 	}
 	if (opt & 0x80) {
-		o.tables = &tabs;
-		o.ntables = 1;
+		o.names.tables = &tabs;
+		o.names.ntables = 1;
 	}
 	(void)rows2sql(fd, out, &o, &msg);
 	close(fd);

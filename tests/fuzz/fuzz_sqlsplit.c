@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cmd/sqlsplit/split.c"
+#include <xxhash.h>
+
+#include "buf.h"
+#include "frame.h"
+#include "../../cmd/sqlsplit/split.h"
 
 struct acc {
 	XXH64_hash_t	 h;

@@ -11,9 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
-#include "../../cmd/sqlsplit/split.c"
+#include <xxhash.h>
+
+#include "buf.h"
+#include "frame.h"
+#include "sqltrailer.h"
+#include "../../cmd/sqlsplit/split.h"
 
 #define O_NBE	0x01
 #define O_BIN	0x02

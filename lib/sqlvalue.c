@@ -1,6 +1,7 @@
 /*
- * value: SQL literals for column values, written into a caller-sized
- * buffer with table-driven loops (no allocation, no stdio per value).
+ * sqlvalue: SQL literals for column values (see sqlvalue.h), written into
+ * a caller-sized buffer with table-driven loops (no allocation, no stdio
+ * per value).
  *
  * The text is loaded in a utf8mb4 session with the sql_mode the dump
  * header sets (backslash escapes on).  String literals follow the MariaDB
@@ -10,6 +11,7 @@
  * which the server takes byte for byte: exact even where a multi-byte
  * character's second byte is 0x5C, and whatever the target's sql_mode.
  */
+#include <stdio.h>
 #include <string.h>
 
 #ifdef __SSE2__
@@ -17,7 +19,7 @@
 #endif
 
 #include "frame.h"
-#include "r2s.h"
+#include "sqlvalue.h"
 
 static const struct {
 	unsigned short	 id;
@@ -27,7 +29,7 @@ static const struct {
 };
 
 int
-charset_class(unsigned id, const char **csname)
+sqlval_charset_class(unsigned id, const char **csname)
 {
 	size_t	 lo = 0, hi = sizeof(colls) / sizeof(colls[0]), mid;
 	const char *cs = NULL;
@@ -81,7 +83,7 @@ static const unsigned char timeok[256] = {
 static const char hexd[] = "0123456789ABCDEF";
 
 char *
-hex_put(char *o, const void *p, size_t n)
+sqlval_hex_put(char *o, const void *p, size_t n)
 {
 	const unsigned char	*s = p, *e = s + n;
 
@@ -222,7 +224,7 @@ escape_body(char *o, const char *p, size_t n, int utf8, const char *lim)
 }
 
 char *
-escape_put(char *o, const char *p, size_t n)
+sqlval_escape_put(char *o, const char *p, size_t n)
 {
 	return escape_body(o, p, n, 0, NULL);
 }
@@ -240,7 +242,7 @@ intro_hex(char *o, const char *intro, size_t intro_len, const char *p,
 	o += intro_len;
 	*o++ = '0';
 	*o++ = 'x';
-	return hex_put(o, p, n);
+	return sqlval_hex_put(o, p, n);
 }
 
 /* Copy s if every byte is in ok[]; NULL if one is not. */
@@ -376,15 +378,15 @@ value_put_inline(char *o, int k, const char *intro, size_t intro_len,
 }
 
 char *
-value_put(char *o, int k, const char *intro, size_t intro_len, const char *p,
+sqlval_put(char *o, int k, const char *intro, size_t intro_len, const char *p,
     size_t n)
 {
 	return value_put_inline(o, k, intro, intro_len, p, n, NULL);
 }
 
 char *
-row_put(char *o, const struct col *cols, const struct rp_val *vals,
-    size_t ncols, const char *lim)
+sqlval_row_put(char *o, const struct sqlval_col *cols,
+    const struct rp_val *vals, size_t ncols, const char *lim)
 {
 	size_t	 i;
 	int	 first = 1;
@@ -401,4 +403,39 @@ row_put(char *o, const struct col *cols, const struct rp_val *vals,
 	}
 	*o++ = ')';
 	return o;
+}
+
+static int
+is_temporal(unsigned type)
+{
+	/* MYSQL_TYPE_TIMESTAMP .. NEWDATE, TIMESTAMP2 .. TIME2. */
+	return type == 7 || type == 10 || type == 11 || type == 12 ||
+	    type == 14 || type == 17 || type == 18 || type == 19;
+}
+
+void
+sqlval_col_setup(struct sqlval_col *k, const struct rp_column *c, int hex_blob)
+{
+	const char	*cs, *ct = c->coltype ? c->coltype : "";
+	int		 cls;
+
+	k->intro = "";
+	k->intro_len = 0;
+	if (c->flags & COL_NUMERIC)
+		k->kind = VK_NUM;
+	else if (c->type == 16 || strncmp(ct, "bit", 3) == 0)
+		k->kind = VK_HEX;		/* BIT: an integer */
+	else if (is_temporal(c->type) || strncmp(ct, "inet", 4) == 0 ||
+	    strncmp(ct, "uuid", 4) == 0)
+		k->kind = is_temporal(c->type) ? VK_TEMPORAL : VK_STR;
+	else if ((c->flags & COL_BINARY) || c->type == 255 ||
+	    c->charsetnr == 63)
+		k->kind = hex_blob ? VK_HEX : VK_BINSTR;
+	else {
+		cls = sqlval_charset_class(c->charsetnr, &cs);
+		k->kind = cls;
+		snprintf(k->introbuf, sizeof(k->introbuf), "_%s ", cs);
+		k->intro = k->introbuf;
+		k->intro_len = strlen(k->introbuf);
+	}
 }

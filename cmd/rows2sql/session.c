@@ -1,0 +1,126 @@
+/*
+ * session: the session settings a dump sets at its start (after a
+ * comment header naming the source) and puts back at its end, as
+ * mysqldump does, and the trailer line that makes the text checkable.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "sqltrailer.h"
+#include "util.h"
+#include "state.h"
+
+/* A header value for a comment line: printable ASCII only. */
+static void
+add_clean(struct buf *b, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		buf_addc(b, *s >= 0x20 && *s < 0x7f ? *s : '?');
+}
+
+int
+do_header(struct r2s *st, const struct frame *f)
+{
+	static const char *const keys[] = { "producer", "server_version",
+	    "snapshot_time", "consistency", "binlog_file", "binlog_pos",
+	    "gtid_binlog_pos" };
+	struct rp_kv	 kv;
+	struct dec	 d;
+	const char	*v, *tz;
+	size_t		 i;
+
+	dec_init(&d, f->p, f->len);
+	if (dec_kv(&d, &kv) == -1)
+		return fail(st, "corrupt header frame");
+	buf_adds(&st->out, SQLTRAILER_HEADER);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if ((v = rp_kv_get(&kv, keys[i])) == NULL || *v == '\0')
+			continue;
+		buf_addf(&st->out, "-- %s: ", keys[i]);
+		add_clean(&st->out, v);
+		buf_addc(&st->out, '\n');
+	}
+	/* The zone TIMESTAMP values were read in (UTC from dbsnap). */
+	if ((tz = rp_kv_get(&kv, "time_zone")) == NULL || *tz == '\0')
+		tz = "+00:00";
+	if (strlen(tz) > 64 || strspn(tz, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/+-:") != strlen(tz))
+		return fail(st, "header: unusable time_zone");
+	buf_adds(&st->out, "\n");
+	if (stmt(st, "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, "
+	    "SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */") == -1 ||
+	    stmt(st, "/*!40101 SET @OLD_CHARACTER_SET_CLIENT="
+	    "@@CHARACTER_SET_CLIENT */") == -1 ||
+	    stmt(st, "/*!40101 SET @OLD_CHARACTER_SET_RESULTS="
+	    "@@CHARACTER_SET_RESULTS */") == -1 ||
+	    stmt(st, "/*!40101 SET @OLD_COLLATION_CONNECTION="
+	    "@@COLLATION_CONNECTION */") == -1 ||
+	    stmt(st, "/*!40101 SET NAMES utf8mb4 */") == -1)
+		return -1;
+	buf_addf(&st->out, "/*!40103 SET @OLD_TIME_ZONE=@@TIME_ZONE, "
+	    "TIME_ZONE='%s' */", tz);
+	if (stmt_end(st, ";") == -1 ||
+	    stmt(st, "/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, "
+	    "UNIQUE_CHECKS=0 */") == -1 ||
+	    stmt(st, "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS="
+	    "@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */") == -1 ||
+	    stmt(st, "/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, "
+	    "SQL_NOTES=0 */") == -1 ||
+	    /* MariaDB: rows that passed their CHECKs once load again even if
+	     * a CHECK depends on the time; no statement timeout. */
+	    stmt(st, "/*!100201 SET @OLD_CHECK_CONSTRAINT_CHECKS="
+	    "@@CHECK_CONSTRAINT_CHECKS, CHECK_CONSTRAINT_CHECKS=0 */") == -1 ||
+	    stmt(st, "/*!100108 SET @OLD_MAX_STATEMENT_TIME="
+	    "@@MAX_STATEMENT_TIME, MAX_STATEMENT_TIME=0 */") == -1)
+		return -1;
+	return 0;
+}
+
+int
+do_footer(struct r2s *st)
+{
+	if (close_insert(st) == -1)
+		return -1;
+	if (st->insert_history && stmt(st, "/*!101100 SET "
+	    "@@system_versioning_insert_history=0 */") == -1)
+		return -1;
+	if (stmt(st, "/*!40101 SET SQL_MODE=@OLD_SQL_MODE */") == -1 ||
+	    stmt(st, "/*!40014 SET FOREIGN_KEY_CHECKS=@OLD_FOREIGN_KEY_CHECKS "
+	    "*/") == -1 ||
+	    stmt(st, "/*!40014 SET UNIQUE_CHECKS=@OLD_UNIQUE_CHECKS */") == -1 ||
+	    stmt(st, "/*!40101 SET CHARACTER_SET_CLIENT="
+	    "@OLD_CHARACTER_SET_CLIENT */") == -1 ||
+	    stmt(st, "/*!40101 SET CHARACTER_SET_RESULTS="
+	    "@OLD_CHARACTER_SET_RESULTS */") == -1 ||
+	    stmt(st, "/*!40101 SET COLLATION_CONNECTION="
+	    "@OLD_COLLATION_CONNECTION */") == -1 ||
+	    stmt(st, "/*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */") == -1 ||
+	    stmt(st, "/*!100201 SET CHECK_CONSTRAINT_CHECKS="
+	    "@OLD_CHECK_CONSTRAINT_CHECKS */") == -1 ||
+	    stmt(st, "/*!100108 SET MAX_STATEMENT_TIME=@OLD_MAX_STATEMENT_TIME "
+	    "*/") == -1 ||
+	    stmt(st, "/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */") == -1)
+		return -1;
+	return 0;
+}
+
+int
+do_trailer(struct r2s *st)
+{
+	struct sqltrailer t;
+	struct buf	 b = BUF_INIT;
+
+	if (out_flush(st) == -1)
+		return -1;
+	t.statements = st->stmts;
+	t.bytes = st->written;
+	t.xxh3 = r2s_hash_digest(st->xxh);
+	sqltrailer_format(&b, &t);
+	if (b.err || write_all(st->out_fd, b.p, b.len) == -1) {
+		st->werr = b.err ? b.err : errno;
+		buf_release(&b);
+		return -1;
+	}
+	buf_release(&b);
+	return 0;
+}

@@ -1,0 +1,98 @@
+/*
+ * names: the table filter and the renames of --tables, --rename and
+ * --rename-db (rows2sql(1); any program that filters or renames a frame
+ * stream's tables), and the rewriting of the names that DDL and object
+ * bodies hold, as SHOW CREATE writes them (MariaDB KB "Identifier
+ * Names", "Identifier Qualifiers").
+ *
+ * A struct names owns copies of the option arguments; names_release()
+ * frees them.  Lookups return borrowed strings: the argument itself, or
+ * a string of the struct names, valid until names_release().
+ */
+#ifndef ROWPIPE_NAMES_H
+#define ROWPIPE_NAMES_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/* OLD=NEW of --rename (old_db set for db.old=new) and --rename-db. */
+struct names_rename {
+	char	*old_db;	/* NULL: any database */
+	char	*old;
+	char	*new;
+};
+
+/* One --tables entry: "t" (any database) or "db.t". */
+struct names_table {
+	char	*db;		/* NULL: any */
+	char	*name;
+};
+
+struct names {
+	struct names_rename	*renames;	/* --rename, tables */
+	size_t			 nrenames;
+	struct names_rename	*db_renames;	/* --rename-db */
+	size_t			 ndb_renames;
+	struct names_table	*tables;	/* --tables; none: all */
+	size_t			 ntables;
+};
+
+#define NAMES_INIT	{ NULL, 0, NULL, 0, NULL, 0 }
+
+/*
+ * Add an option argument: "[db.]old=new" for --rename (dotted 1) or
+ * "old=new" for --rename-db (dotted 0); "t,db.t,..." for --tables.  The
+ * text is copied.  0, or -1 with errno EINVAL and *errstr set to a
+ * static reason ("expected OLD=NEW", "empty name", "empty table name"),
+ * or errno ENOMEM ("out of memory").  Entries added before the failing
+ * one of a --tables list stay.
+ */
+int	 names_add_rename(struct names *, const char *arg, int dotted,
+	    const char **errstr);
+int	 names_add_tables(struct names *, const char *arg, const char **errstr);
+/* Free what the names_add_*() calls made; n is NAMES_INIT after. */
+void	 names_release(struct names *);
+
+/* The target name of database db (--rename-db), or db itself. */
+const char *names_db(const struct names *, const char *db);
+/* The target name of table db.name (--rename), or name itself. */
+const char *names_table(const struct names *, const char *db,
+	    const char *name);
+/* Is db.name selected by --tables (always, without --tables)? */
+int	 names_keep(const struct names *, const char *db, const char *name);
+
+/*
+ * Append ddl (len bytes) to b with its first quoted identifier replaced
+ * by to, quoted, if that identifier names from, and with ine ("IF NOT
+ * EXISTS ", or NULL) inserted before it.  -1 if ddl holds no quoted
+ * identifier (nothing appended); else 0, errors in b->err.
+ */
+int	 names_ddl_name(struct buf *b, const char *ddl, size_t len,
+	    const char *from, const char *to, const char *ine);
+/*
+ * Append s (len bytes, a view, routine, trigger or event text of
+ * database db) to b with its qualified references `db`. and
+ * `db`.`table` renamed by --rename-db and --rename; string literals and
+ * comments are left alone.  Errors in b->err.
+ */
+void	 names_ddl_refs(const struct names *, struct buf *b, const char *s,
+	    size_t len, const char *db);
+/*
+ * Append a CREATE TRIGGER text s to b with the table after ON renamed
+ * from old to new (quoted), or as it is when it names another table.
+ * Errors in b->err.
+ */
+void	 names_trigger_table(struct buf *b, const char *s, size_t len,
+	    const char *old, const char *new);
+
+/*
+ * Length of the quoted identifier at s (with its quotes: backticks, or
+ * double quotes as SHOW CREATE writes them under ANSI_QUOTES) before e,
+ * or 0 if s starts none or it is not closed.
+ */
+size_t	 names_ident_len(const char *s, const char *e);
+/* Does the quoted identifier q (qlen bytes, quotes included) name s? */
+int	 names_ident_eq(const char *q, size_t qlen, const char *s);
+
+#endif

@@ -1,0 +1,480 @@
+/*
+ * objsql: the statements that recreate a frame stream's schema object in
+ * its session context; see objsql.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "objsql.h"
+#include "quote.h"
+
+/* A database seen in the stream: its default collation, for routines. */
+struct dbinfo {
+	char		*name;		/* source name */
+	char		*collation;	/* default collation or charset, or NULL */
+	int		 by_charset;	/* collation holds a charset name */
+};
+
+struct objsql {
+	struct objsql_opts o;
+	const struct names *n;		/* o.names, or an empty one */
+	struct dbinfo	*dbs;
+	size_t		 ndbs;
+	objsql_warn_cb	 warn;
+	void		*warn_arg;
+
+	/* the object being converted */
+	const struct rp_object *ob;
+	const char	*tdb;		/* its target database */
+	objsql_cb	 cb;
+	void		*arg;
+	struct buf	 b;		/* the statement being built */
+	struct buf	 ddl;		/* its definition, as the target sees it */
+	char		 err[512];
+};
+
+static const struct names no_names = NAMES_INIT;
+
+static int
+xfail(struct objsql *x, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->err, sizeof(x->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+struct objsql *
+objsql_new(const struct objsql_opts *o)
+{
+	struct objsql	*x;
+
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		return NULL;
+	if (o != NULL)
+		x->o = *o;
+	x->n = x->o.names != NULL ? x->o.names : &no_names;
+	return x;
+}
+
+void
+objsql_free(struct objsql *x)
+{
+	size_t	 i;
+
+	if (x == NULL)
+		return;
+	for (i = 0; i < x->ndbs; i++) {
+		free(x->dbs[i].name);
+		free(x->dbs[i].collation);
+	}
+	free(x->dbs);
+	buf_release(&x->b);
+	buf_release(&x->ddl);
+	free(x);
+}
+
+void
+objsql_set_warn(struct objsql *x, objsql_warn_cb cb, void *arg)
+{
+	x->warn = cb;
+	x->warn_arg = arg;
+}
+
+const char *
+objsql_errstr(const struct objsql *x)
+{
+	return x->err;
+}
+
+/* Hand out b as one statement; b is empty after. */
+static int
+emit_buf(struct objsql *x, struct buf *b, int role, int compound)
+{
+	struct objsql_stmt s;
+
+	if (b->err)
+		return xfail(x, "%s", strerror(b->err));
+	memset(&s, 0, sizeof(s));
+	s.text = b->p != NULL ? b->p : "";
+	s.len = b->len;
+	s.role = role;
+	s.compound = compound;
+	s.db = x->tdb;
+	s.obj = x->ob;
+	if (x->cb(x->arg, &s) == -1) {
+		x->err[0] = '\0';
+		return -1;
+	}
+	buf_reset(b);
+	return 0;
+}
+
+/* Hand out x->b, the statement built. */
+static int
+emit(struct objsql *x, int role, int compound)
+{
+	return emit_buf(x, &x->b, role, compound);
+}
+
+/* A statement given as text. */
+static int
+emit_text(struct objsql *x, int role, const char *text)
+{
+	buf_adds(&x->b, text);
+	return emit(x, role, 0);
+}
+
+static const char *
+kind_word(int kind)
+{
+	switch (kind) {
+	case OBJ_TABLE:		return "TABLE";
+	case OBJ_VIEW:		return "VIEW";
+	case OBJ_PROCEDURE:	return "PROCEDURE";
+	case OBJ_FUNCTION:	return "FUNCTION";
+	case OBJ_TRIGGER:	return "TRIGGER";
+	case OBJ_EVENT:		return "EVENT";
+	case OBJ_SEQUENCE:	return "SEQUENCE";
+	default:		return NULL;
+	}
+}
+
+static struct dbinfo *
+db_find(struct objsql *x, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < x->ndbs; i++)
+		if (strcmp(x->dbs[i].name, name) == 0)
+			return &x->dbs[i];
+	return NULL;
+}
+
+/* The word after key in a CREATE DATABASE text, or NULL. */
+static char *
+word_after(const char *ddl, const char *key)
+{
+	const char	*p = strstr(ddl, key), *w;
+
+	if (p == NULL)
+		return NULL;
+	p += strlen(key);
+	for (w = p; *w != '\0' && *w != ' ' && *w != '*'; w++)
+		;
+	return strndup(p, (size_t)(w - p));
+}
+
+static int
+database(struct objsql *x, const struct rp_object *ob)
+{
+	const char	*name = *ob->name ? ob->name : ob->schema;
+	struct dbinfo	*d, *nd;
+
+	if ((d = db_find(x, name)) == NULL) {
+		nd = reallocarray(x->dbs, x->ndbs + 1, sizeof(*x->dbs));
+		if (nd == NULL)
+			return xfail(x, "%s", strerror(errno));
+		x->dbs = nd;
+		d = &x->dbs[x->ndbs++];
+		memset(d, 0, sizeof(*d));
+		d->name = strdup(name);
+		if ((d->collation = word_after(ob->ddl, "COLLATE ")) == NULL &&
+		    (d->collation = word_after(ob->ddl, "CHARACTER SET ")) !=
+		    NULL)
+			d->by_charset = 1;
+	}
+	if (x->o.no_create_db)
+		return 0;
+	x->tdb = names_db(x->n, name);
+	if (names_ddl_name(&x->b, ob->ddl, ob->ddl_len, name, x->tdb,
+	    strstr(ob->ddl, "IF NOT EXISTS") ? NULL : "IF NOT EXISTS ") == -1)
+		return xfail(x, "database %s: no name in its DDL", name);
+	return emit(x, OBJSQL_CREATE, 0);
+}
+
+/*
+ * Drop "DEFINER=`user`@`host` " from the head of a CREATE statement (the
+ * clause SHOW CREATE writes just before the first quoted identifier).
+ * Returns the bytes to skip at *skip_at, or 0 if there is none.
+ */
+static size_t
+definer_span(const char *ddl, size_t len, size_t *skip_at)
+{
+	const char	*e = ddl + len, *q, *p;
+	size_t		 l;
+
+	q = ddl + strcspn(ddl, "`\"'");
+	if (q >= e || q - ddl < 9 || memcmp(q - 8, "DEFINER=", 8) != 0 ||
+	    q[-9] != ' ')
+		return 0;
+	if ((l = names_ident_len(q, e)) == 0)
+		return 0;
+	p = q + l;
+	if (p >= e || *p != '@')
+		return 0;
+	p++;
+	if ((l = names_ident_len(p, e)) == 0)
+		return 0;
+	p += l;
+	if (p < e && *p == ' ')
+		p++;
+	*skip_at = (size_t)(q - 8 - ddl);
+	return (size_t)(p - (q - 8));
+}
+
+/* The DDL of ob as the target should see it, into b: renames, definer. */
+static int
+ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
+{
+	const char	*ddl = ob->ddl, *db = ob->schema, *trg;
+	size_t		 len = ob->ddl_len, at = 0, skip = 0;
+	struct buf	 t = BUF_INIT;
+
+	if (x->o.skip_definer && ob->kind != OBJ_TABLE &&
+	    ob->kind != OBJ_SEQUENCE)
+		skip = definer_span(ddl, len, &at);
+	if (skip) {
+		buf_add(&t, ddl, at);
+		buf_add(&t, ddl + at + skip, len - at - skip);
+	} else
+		buf_add(&t, ddl, len);
+	if (ob->kind == OBJ_TRIGGER && (trg = rp_kv_get(&ob->attrs,
+	    "table")) != NULL && strcmp(names_table(x->n, db, trg), trg) != 0) {
+		struct buf	 r = BUF_INIT;
+
+		names_trigger_table(&r, t.p, t.len, trg,
+		    names_table(x->n, db, trg));
+		buf_release(&t);
+		t = r;
+	}
+	if (ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE) {
+		if (names_ddl_name(b, t.p, t.len, ob->name,
+		    names_table(x->n, db, ob->name), NULL) == -1) {
+			buf_release(&t);
+			return xfail(x, "%s.%s: no name in its DDL", db,
+			    ob->name);
+		}
+	} else if (x->n->ndb_renames > 0 || x->n->nrenames > 0)
+		names_ddl_refs(x->n, b, t.p, t.len, db);
+	else
+		buf_add(b, t.p, t.len);
+	buf_release(&t);
+	return b->err ? xfail(x, "%s", strerror(b->err)) : 0;
+}
+
+/* Is ob to be recreated, given --tables and --no-create? */
+static int
+wanted(struct objsql *x, const struct rp_object *ob)
+{
+	const char	*t;
+	char		 msg[1024];
+
+	if (x->o.no_create)
+		return 0;
+	switch (ob->kind) {
+	case OBJ_TABLE:
+	case OBJ_SEQUENCE:
+	case OBJ_VIEW:
+		return names_keep(x->n, ob->schema, ob->name);
+	case OBJ_TRIGGER:
+		t = rp_kv_get(&ob->attrs, "table");
+		if (!(x->n->ntables == 0 || (t != NULL &&
+		    names_keep(x->n, ob->schema, t))))
+			return 0;
+		/*
+		 * Trigger names are per database: a renamed table's trigger,
+		 * dropped and created under its name in the same database,
+		 * would take the trigger away from the original table.  With
+		 * the database renamed too, it moves along safely.
+		 */
+		if (t != NULL && strcmp(names_table(x->n, ob->schema, t),
+		    t) != 0 &&
+		    strcmp(names_db(x->n, ob->schema), ob->schema) == 0) {
+			snprintf(msg, sizeof(msg), "%s.%s: trigger of renamed "
+			    "table %s left out (trigger names are per "
+			    "database; create it under a new name by hand)",
+			    ob->schema, ob->name, t);
+			if (x->warn != NULL)
+				x->warn(x->warn_arg, msg);
+			return 0;
+		}
+		return 1;
+	default:
+		return x->n->ntables == 0;
+	}
+}
+
+static void
+set_attr(struct buf *b, const struct rp_object *ob, const char *key,
+    const char *var, int *first)
+{
+	const char	*v = rp_kv_get(&ob->attrs, key);
+	size_t		 i;
+
+	/* An empty sql_mode is a mode too: the header's must not carry over. */
+	if (v == NULL || (*v == '\0' && strcmp(key, "sql_mode") != 0))
+		return;
+	buf_adds(b, *first ? "/*!50003 SET " : ", ");
+	*first = 0;
+	buf_adds(b, var);
+	buf_addc(b, '=');
+	if (strcmp(key, "sql_mode") == 0 || strcmp(key, "time_zone") == 0) {
+		quote_string(b, v, strlen(v));
+		return;
+	}
+	/* A charset or collation name: a bare word, checked. */
+	for (i = 0; v[i] != '\0'; i++)
+		if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' &&
+		    v[i] <= 'Z') || (v[i] >= '0' && v[i] <= '9') ||
+		    v[i] == '_')) {
+			buf_adds(b, "DEFAULT");
+			return;
+		}
+	buf_adds(b, v);
+}
+
+/*
+ * Save the session context and set the one ob was created in: character
+ * set, collation, sql_mode, time zone and, for routines, the database
+ * collation (*restore: the collation to put back after, or NULL).
+ */
+static int
+context_begin(struct objsql *x, const struct rp_object *ob, int routine,
+    const char **restore)
+{
+	const char	*cdb;
+	struct dbinfo	*d;
+	int		 first = 1;
+
+	*restore = NULL;
+	if (emit_text(x, OBJSQL_CONTEXT, "/*!50003 SET @rp_saved_cs_client="
+	    "@@character_set_client, @rp_saved_cs_results="
+	    "@@character_set_results, @rp_saved_col_connection="
+	    "@@collation_connection, @rp_saved_sql_mode=@@sql_mode, "
+	    "@rp_saved_time_zone=@@time_zone */") == -1)
+		return -1;
+	set_attr(&x->b, ob, "character_set_client", "character_set_client",
+	    &first);
+	set_attr(&x->b, ob, "character_set_client", "character_set_results",
+	    &first);
+	set_attr(&x->b, ob, "collation_connection", "collation_connection",
+	    &first);
+	set_attr(&x->b, ob, "sql_mode", "sql_mode", &first);
+	set_attr(&x->b, ob, "time_zone", "time_zone", &first);
+	if (!first) {
+		buf_adds(&x->b, " */");
+		if (emit(x, OBJSQL_CONTEXT, 0) == -1)
+			return -1;
+	}
+	cdb = rp_kv_get(&ob->attrs, "collation_database");
+	d = db_find(x, ob->schema);
+	if (!routine || cdb == NULL || d == NULL || d->collation == NULL ||
+	    d->by_charset || strcmp(cdb, d->collation) == 0 ||
+	    strspn(cdb, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+	    strlen(cdb))
+		return 0;
+	*restore = d->collation;
+	buf_adds(&x->b, "/*!50003 ALTER DATABASE ");
+	quote_ident(&x->b, x->tdb, strlen(x->tdb));
+	buf_addf(&x->b, " COLLATE %s */", cdb);
+	return emit(x, OBJSQL_CONTEXT, 0);
+}
+
+static int
+context_end(struct objsql *x, const char *restore)
+{
+	if (restore != NULL) {
+		buf_adds(&x->b, "/*!50003 ALTER DATABASE ");
+		quote_ident(&x->b, x->tdb, strlen(x->tdb));
+		buf_addf(&x->b, " COLLATE %s */", restore);
+		if (emit(x, OBJSQL_CONTEXT, 0) == -1)
+			return -1;
+	}
+	return emit_text(x, OBJSQL_CONTEXT, "/*!50003 SET character_set_client="
+	    "@rp_saved_cs_client, character_set_results="
+	    "@rp_saved_cs_results, collation_connection="
+	    "@rp_saved_col_connection, sql_mode=@rp_saved_sql_mode, "
+	    "time_zone=@rp_saved_time_zone */");
+}
+
+/* A sequence's position, as mysqldump restores it. */
+static int
+sequence_state(struct objsql *x, const struct rp_object *ob, const char *name)
+{
+	const char	*v = rp_kv_get(&ob->attrs, "next_value");
+	size_t		 neg;
+
+	if (v == NULL || *v == '\0')
+		return 0;
+	neg = *v == '-';
+	if (v[neg] == '\0' || strspn(v + neg, "0123456789") != strlen(v) - neg)
+		return xfail(x, "%s.%s: bad next_value", ob->schema, ob->name);
+	buf_adds(&x->b, "DO SETVAL(");
+	quote_ident(&x->b, name, strlen(name));
+	buf_addf(&x->b, ", %s, 0)", v);
+	return emit(x, OBJSQL_STATE, 0);
+}
+
+static int
+object(struct objsql *x, const struct rp_object *ob)
+{
+	const char	*word = kind_word(ob->kind), *name, *restore = NULL;
+	int		 table, routine;
+
+	if (word == NULL)
+		return xfail(x, "unknown object kind %d", ob->kind);
+	if (!wanted(x, ob))
+		return 0;
+	x->tdb = names_db(x->n, ob->schema);
+	buf_adds(&x->b, "USE ");
+	quote_ident(&x->b, x->tdb, strlen(x->tdb));
+	if (emit(x, OBJSQL_USE, 0) == -1)
+		return -1;
+	table = ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE;
+	routine = ob->kind == OBJ_PROCEDURE || ob->kind == OBJ_FUNCTION ||
+	    ob->kind == OBJ_TRIGGER || ob->kind == OBJ_EVENT;
+	name = table ? names_table(x->n, ob->schema, ob->name) : ob->name;
+	if (!x->o.skip_drop) {
+		buf_addf(&x->b, "DROP %s IF EXISTS ", word);
+		quote_ident(&x->b, name, strlen(name));
+		if (emit(x, OBJSQL_DROP, 0) == -1)
+			return -1;
+	}
+	if (ddl_text(x, ob, &x->ddl) == -1)
+		return -1;
+	if (table)
+		return emit_buf(x, &x->ddl, OBJSQL_CREATE, 0) == -1 ||
+		    (ob->kind == OBJ_SEQUENCE &&
+		    sequence_state(x, ob, name) == -1) ? -1 : 0;
+	if (context_begin(x, ob, routine, &restore) == -1 ||
+	    emit_buf(x, &x->ddl, OBJSQL_CREATE, routine) == -1 ||
+	    context_end(x, restore) == -1)
+		return -1;
+	return 0;
+}
+
+int
+objsql_object(struct objsql *x, const struct rp_object *ob, objsql_cb cb,
+    void *arg)
+{
+	int	 r;
+
+	x->err[0] = '\0';
+	x->ob = ob;
+	x->tdb = NULL;
+	x->cb = cb;
+	x->arg = arg;
+	buf_reset(&x->b);
+	buf_reset(&x->ddl);
+	x->b.err = x->ddl.err = 0;
+	r = ob->kind == OBJ_DATABASE ? database(x, ob) : object(x, ob);
+	x->ob = NULL;
+	return r;
+}

@@ -1,0 +1,89 @@
+/*
+ * objsql: the SQL statements that recreate a schema object of a frame
+ * stream (an FT_OBJECT frame, rowpipe(5)) in its session context, for a
+ * program that writes them as text (rows2sql(1)) or runs them on a
+ * server.
+ *
+ * For each object, in order: USE of its target database; DROP ... IF
+ * EXISTS (unless skip_drop); for views, routines, triggers and events,
+ * the session context it was created in, saved first (character set
+ * client/results, collation_connection, sql_mode, time_zone, and for
+ * routines the database collation, as SHOW CREATE reports them); the
+ * definition (renamed, definer dropped on request); the context put back;
+ * for a sequence its position (DO SETVAL).  A CREATE DATABASE object
+ * yields its one statement (CREATE DATABASE IF NOT EXISTS) and is
+ * remembered for the collation context of its routines.  This is what
+ * mysqldump writes around each object (client/mysqldump.c,
+ * switch_cs_variables(), switch_db_collation()), with rowpipe's own
+ * user variables (@rp_saved_*) for the saved values.
+ */
+#ifndef ROWPIPE_OBJSQL_H
+#define ROWPIPE_OBJSQL_H
+
+#include <stddef.h>
+
+#include "frame.h"
+#include "names.h"
+
+enum objsql_role {
+	OBJSQL_USE = 1,	/* USE `db`: db names the target database */
+	OBJSQL_DROP,	/* DROP kind IF EXISTS `name` */
+	OBJSQL_CONTEXT,	/* session context saved, set or restored */
+	OBJSQL_CREATE,	/* the definition */
+	OBJSQL_STATE	/* a sequence's position */
+};
+
+/* One statement, handed to the callback. */
+struct objsql_stmt {
+	const char	*text;		/* borrowed, NUL-terminated, no ';' */
+	size_t		 len;
+	int		 role;		/* enum objsql_role */
+	/*
+	 * The text is a compound statement (a routine, trigger or event
+	 * body) that may hold ';': as SQL text it needs a DELIMITER block.
+	 */
+	int		 compound;
+	const char	*db;		/* target database (unquoted) */
+	const struct rp_object *obj;	/* the object being recreated */
+};
+
+/*
+ * Return 0 to go on, -1 to stop: objsql_object() then returns -1 with
+ * objsql_errstr() "" (the callback says why itself).  Valid only during
+ * the call: text, db and obj.
+ */
+typedef int	(*objsql_cb)(void *arg, const struct objsql_stmt *);
+/* A note on an object left out (a warning; the run goes on). */
+typedef void	(*objsql_warn_cb)(void *arg, const char *msg);
+
+struct objsql_opts {
+	const struct names *names;	/* --tables, renames; NULL: none */
+	int		 no_create;	/* only CREATE DATABASE, no other object */
+	int		 no_create_db;	/* no CREATE DATABASE */
+	int		 skip_drop;	/* no DROP ... IF EXISTS */
+	int		 skip_definer;	/* drop DEFINER= from views, routines */
+};
+
+struct objsql;
+
+/*
+ * A converter for one stream.  opts is copied (the names it points to
+ * must outlive the converter).  NULL with errno ENOMEM.
+ */
+struct objsql	*objsql_new(const struct objsql_opts *);
+void		 objsql_free(struct objsql *);	/* NULL: no-op */
+void		 objsql_set_warn(struct objsql *, objsql_warn_cb, void *arg);
+
+/*
+ * Hand the statements that recreate ob to cb, in order; none if the
+ * options leave ob out.  0, or -1: a malformed object (no name in its
+ * DDL, a bad sequence value, an unknown kind), out of memory, or the
+ * callback stopped; objsql_errstr() says which.  Statements already
+ * handed out stay handed out.
+ */
+int		 objsql_object(struct objsql *, const struct rp_object *ob,
+		    objsql_cb cb, void *arg);
+/* Why the last call failed: "schema.name: reason", or "". */
+const char	*objsql_errstr(const struct objsql *);
+
+#endif
