@@ -1,8 +1,9 @@
 /*
  * split: cut SQL text into statements exactly where the mysql(1)
  * command-line client (client/mysql.cc, add_line()) cuts it, and classify
- * each statement.  The core of sqlsplit(1), without main(), so that the
- * unit tests and the fuzzer can include it.
+ * each statement.  The core of sqlsplit(1), without main(), built into
+ * libsqlsplit.a for sqlsplit, its unit tests and its fuzzer (state.h
+ * lists the files).
  *
  * The splitter owns one input buffer; statements are handed to a callback
  * as borrowed views into it (no copy).  Memory is bounded by the largest

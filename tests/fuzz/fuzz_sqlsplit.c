@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for cmd/sqlsplit/split.c.  The first byte picks the
- * options and a piece size; the rest is SQL text.  The input is split
+ * libFuzzer target for sqlsplit's splitter (split.h).  The first byte
+ * picks the options and a piece size; the rest is SQL text.  The input is split
  * twice, at once and in pieces, and both runs must hand out the same
  * statements (or fail with the same error): the lexer may not depend on
  * where read(2) happens to cut the input.

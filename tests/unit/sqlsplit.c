@@ -1,6 +1,7 @@
 /*
- * Unit tests for cmd/sqlsplit/split.c: statement boundaries as the mysql
- * client draws them, classification, truncation and the rows2sql trailer.
+ * Unit tests for sqlsplit's splitter (split.h, libsqlsplit.a): statement
+ * boundaries as the mysql client draws them, classification, truncation
+ * and the rows2sql trailer.
  * Every case is split three ways (whole, in 3-byte pieces, byte by byte)
  * and must give the same result each time.  cmocka, TAP output.
  */
