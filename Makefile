@@ -176,6 +176,9 @@ install: all
 clean:
 	rm -rf build bin
 
+# Keep the objects that pattern chains build (units, fuzzers): no rebuilds.
+.SECONDARY:
+
 .PHONY: all check check-run asan lint deps demo install clean units fuzz fuzz-build
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,7 +1,9 @@
 /*
- * dbsnap: private interfaces between the option parser (main.c), schema
- * discovery (schema.c), the session and snapshot set-up (session.c) and
- * the row workers (workers.c).
+ * dbsnap: private interfaces between the option parser (main.c), the
+ * catalogue (catalog.c: databases and tables; schema.c: columns, keys
+ * and SELECT lists; objects.c: definitions; chunks.c: chunk planning;
+ * query.c: their helpers), the session and snapshot set-up (session.c)
+ * and the row workers (workers.c).
  *
  * Ownership: everything hangs off one struct snap, built by main() and
  * schema discovery, read by the workers, freed at exit by the OS (dbsnap
@@ -161,12 +163,28 @@ struct snap {
 	uint64_t	 next_id;
 };
 
-/* schema.c */
+/* catalog.c */
 void	 discover_tables(struct snap *);
 void	 discover_details(struct snap *);
-void	 plan_chunks(struct snap *);
 void	 list_tables(struct snap *);
+struct table *find_table(struct snap *, const char *db, const char *name);
+/* name is "table" or "db.table" */
+struct table *find_table_any(struct snap *, const char *name);
+
+/* schema.c */
+void	 discover_columns(struct snap *, const char *db);
+void	 discover_keys(struct snap *, const char *db);
+void	 versioning_cols(struct table *);
+void	 build_select(struct snap *, struct table *);
+
+/* objects.c */
+void	 database_object(struct snap *, const char *db, const char *dbcoll);
+void	 table_details(struct snap *, struct table *, const char *dbcoll);
+void	 discover_routines(struct snap *, const char *db, const char *dbcoll);
 void	 order_views(struct objlist *);
+
+/* chunks.c */
+void	 plan_chunks(struct snap *);
 
 /* session.c */
 MYSQL	*session_open(struct snap *);
@@ -184,13 +202,21 @@ void	 run_workers(struct snap *);
 __dead void fail(struct snap *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
-/* helpers in schema.c */
+/* query.c: helpers that end dbsnap on failure */
 void	 attrs_add(struct attrs *, const char *key, const char *val);
 void	 attrs_free(struct attrs *);
 char	*xstrndup(const char *, size_t);
 char	*xstrdup(const char *);
 void	*xcalloc(size_t, size_t);
 void	 obj_push(struct objlist *, const struct object *);
+void	 must(struct buf *);		/* fail on b->err */
+void	 lit(struct buf *, const char *);	/* 'bytes' */
+MYSQL_RES *query_buf(struct snap *, const char *what, struct buf *q);
+/* A column of a result row by its name, NULL if absent or SQL NULL. */
+char	*row_col(MYSQL_RES *, MYSQL_ROW, const char *name, size_t *lenp);
+char	*dup_col(MYSQL_RES *, MYSQL_ROW, int i);	/* owned, or NULL */
+const char *ctx2(const char *a, const char *b);	/* "a.b", static */
+int	 in_list(const char *, const char *const *list);
 
 extern struct snap *the_snap;
 

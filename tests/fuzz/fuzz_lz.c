@@ -1,5 +1,5 @@
 /*
- * fuzz_lz: libFuzzer target for lz's decoder (cmd/lz/lz.c).  Every input
+ * fuzz_lz: libFuzzer target for lz's decoder (cmd/lz/lz.h).  Every input
  * is decompressed in test mode (output discarded); it must end in success
  * or a reported error, never a crash, a leak or a hang.  Small inputs are
  * also compressed and decompressed back, and must round-trip exactly.

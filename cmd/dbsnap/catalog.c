@@ -1,0 +1,269 @@
+/*
+ * catalog: which databases and tables to dump (the arguments, --ignore,
+ * --all-databases), and the walk over each database that reads their
+ * columns, keys, definitions and objects; --list.
+ *
+ * Everything is read from information_schema and SHOW CREATE ... on
+ * conns[0], inside its snapshot transaction (DDL itself is not versioned;
+ * a concurrent ALTER is out of scope, as for every logical dump).
+ */
+#include <errno.h>
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <mysql.h>
+
+#include "dbsnap.h"
+#include "quote.h"
+
+static const char *const system_dbs[] = {
+	"mysql", "information_schema", "performance_schema", "sys"
+};
+
+static int
+is_system_db(const char *db)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(system_dbs) / sizeof(system_dbs[0]); i++)
+		if (strcmp(db, system_dbs[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+all_databases(struct snap *s)
+{
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	struct snap_opts *o = s->o;
+
+	r = sql_query(s->conns[0], "list databases", "SHOW DATABASES", 14);
+	while ((row = mysql_fetch_row(r)) != NULL) {
+		if (row[0] == NULL || is_system_db(row[0]))
+			continue;
+		o->dbs = reallocarray(o->dbs, o->ndbs + 1, sizeof(*o->dbs));
+		if (o->dbs == NULL)
+			fail(s, "out of memory");
+		o->dbs[o->ndbs++] = dup_col(r, row, 0);
+	}
+	mysql_free_result(r);
+}
+
+static int
+ignored(struct snap *s, const char *db, const char *t)
+{
+	size_t	 i, n = strlen(db);
+
+	for (i = 0; i < s->o->nignore; i++)
+		if (strncmp(s->o->ignore[i], db, n) == 0 &&
+		    s->o->ignore[i][n] == '.' &&
+		    strcmp(s->o->ignore[i] + n + 1, t) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+named(struct snap *s, const char *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->o->ntables; i++)
+		if (strcmp(s->o->tables[i], t) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+add_table(struct snap *s, struct table *t)
+{
+	s->tables = reallocarray(s->tables, s->ntables + 1, sizeof(*s->tables));
+	if (s->tables == NULL)
+		fail(s, "out of memory");
+	s->tables[s->ntables++] = t;
+}
+
+static int
+cmp_table(const void *a, const void *b)
+{
+	const struct table *x = *(struct table *const *)a;
+	const struct table *y = *(struct table *const *)b;
+	int	 c;
+
+	if ((c = strcmp(x->schema, y->schema)) != 0)
+		return c;
+	return strcmp(x->name, y->name);
+}
+
+/* Tables and views of one database, as the arguments select them. */
+static void
+discover_db(struct snap *s, const char *db)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	struct table	*t;
+	size_t		 first = s->ntables, i, j;
+
+	buf_adds(&q, "SELECT TABLE_NAME, TABLE_TYPE, ENGINE, TABLE_ROWS, "
+	    "DATA_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA = ");
+	lit(&q, db);
+	r = query_buf(s, db, &q);
+	while ((row = mysql_fetch_row(r)) != NULL) {
+		if (row[0] == NULL || row[1] == NULL)
+			continue;
+		if (s->o->ntables > 0 && !named(s, row[0]))
+			continue;
+		if (ignored(s, db, row[0]))
+			continue;
+		t = xcalloc(1, sizeof(*t));
+		t->schema = xstrdup(db);
+		t->name = dup_col(r, row, 0);
+		t->kind = dup_col(r, row, 1);
+		t->engine = dup_col(r, row, 2);
+		t->rows_est = row[3] ? strtoull(row[3], NULL, 10) : 0;
+		t->bytes_est = row[4] ? strtoull(row[4], NULL, 10) : 0;
+		t->is_view = strcmp(t->kind, "VIEW") == 0;
+		t->is_sequence = strcmp(t->kind, "SEQUENCE") == 0;
+		t->versioned = strcmp(t->kind, "SYSTEM VERSIONED") == 0;
+		t->named = s->o->ntables > 0;
+		pthread_mutex_init(&t->mu, NULL);
+		add_table(s, t);
+	}
+	mysql_free_result(r);
+	buf_release(&q);
+	if (s->ntables > first)
+		qsort(s->tables + first, s->ntables - first,
+		    sizeof(*s->tables), cmp_table);
+	for (i = 0; i < s->o->ntables; i++) {
+		for (j = first; j < s->ntables; j++)
+			if (strcmp(s->tables[j]->name, s->o->tables[i]) == 0)
+				break;
+		if (j == s->ntables)
+			fail(s, "%s.%s: no such table", db, s->o->tables[i]);
+	}
+}
+
+void
+discover_tables(struct snap *s)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r;
+	size_t		 i, n = 0;
+	int		 found;
+
+	if (s->o->all_databases)
+		all_databases(s);
+	for (i = 0; i < s->o->ndbs; i++) {
+		buf_reset(&q);
+		buf_adds(&q, "SELECT 1 FROM information_schema.SCHEMATA "
+		    "WHERE SCHEMA_NAME = ");
+		lit(&q, s->o->dbs[i]);
+		r = query_buf(s, s->o->dbs[i], &q);
+		found = mysql_num_rows(r) > 0;
+		mysql_free_result(r);
+		if (!found && s->o->all_databases)
+			continue;	/* dropped since SHOW DATABASES */
+		if (!found)
+			fail(s, "%s: no such database", s->o->dbs[i]);
+		discover_db(s, s->o->dbs[i]);
+		s->o->dbs[n++] = s->o->dbs[i];
+	}
+	s->o->ndbs = n;
+	buf_release(&q);
+}
+
+struct table *
+find_table(struct snap *s, const char *db, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->ntables; i++)
+		if (strcmp(s->tables[i]->name, name) == 0 &&
+		    strcmp(s->tables[i]->schema, db) == 0)
+			return s->tables[i];
+	return NULL;
+}
+
+struct table *
+find_table_any(struct snap *s, const char *name)
+{
+	size_t	 i, n;
+	struct table *t;
+
+	for (i = 0; i < s->ntables; i++) {
+		t = s->tables[i];
+		n = strlen(t->schema);
+		if (strcmp(t->name, name) == 0 ||
+		    (strncmp(name, t->schema, n) == 0 && name[n] == '.' &&
+		    strcmp(name + n + 1, t->name) == 0))
+			return t;
+	}
+	return NULL;
+}
+
+static char *
+db_collation(struct snap *s, const char *db)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	char		*v = NULL;
+
+	buf_adds(&q, "SELECT DEFAULT_COLLATION_NAME FROM "
+	    "information_schema.SCHEMATA WHERE SCHEMA_NAME = ");
+	lit(&q, db);
+	r = query_buf(s, db, &q);
+	if ((row = mysql_fetch_row(r)) != NULL)
+		v = dup_col(r, row, 0);
+	mysql_free_result(r);
+	buf_release(&q);
+	return v;
+}
+
+void
+discover_details(struct snap *s)
+{
+	size_t	 i, j;
+	char	*dbcoll;
+	const char *db;
+
+	for (i = 0; i < s->o->ndbs; i++) {
+		db = s->o->dbs[i];
+		dbcoll = db_collation(s, db);
+		if (!s->o->no_create)
+			database_object(s, db, dbcoll);
+		discover_columns(s, db);
+		for (j = 0; j < s->ntables; j++)
+			if (strcmp(s->tables[j]->schema, db) == 0)
+				table_details(s, s->tables[j], dbcoll);
+		discover_keys(s, db);
+		for (j = 0; j < s->ntables; j++)
+			if (strcmp(s->tables[j]->schema, db) == 0 &&
+			    !s->tables[j]->is_view && !s->tables[j]->is_sequence)
+				build_select(s, s->tables[j]);
+		discover_routines(s, db, dbcoll);
+		free(dbcoll);
+	}
+	order_views(&s->views);
+}
+
+/* --list: what would be dumped, with the server's estimates. */
+void
+list_tables(struct snap *s)
+{
+	struct table	*t;
+	size_t		 i;
+
+	for (i = 0; i < s->ntables; i++) {
+		t = s->tables[i];
+		printf("%s\t%s\t%s\t%llu\t%llu\n", t->schema, t->name,
+		    t->is_view ? "view" : t->is_sequence ? "sequence" :
+		    t->engine ? t->engine : "-",
+		    (unsigned long long)t->rows_est,
+		    (unsigned long long)t->bytes_est);
+	}
+}

@@ -1,0 +1,275 @@
+/*
+ * objects: the definitions to dump (SHOW CREATE ... with the session
+ * context columns it reports): tables, sequences and their position,
+ * views in dependency order, routines, triggers, events and databases.
+ */
+#include <errno.h>
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <mysql.h>
+
+#include "dbsnap.h"
+#include "quote.h"
+
+/* One row of SHOW CREATE ...; fails if there is none. */
+static MYSQL_RES *
+show_create(struct snap *s, const char *what, const char *schema,
+    const char *name, MYSQL_ROW *rowp, const char *ctx)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r;
+
+	buf_addf(&q, "SHOW CREATE %s ", what);
+	if (name != NULL)
+		quote_ident2(&q, schema, name);
+	else
+		quote_ident(&q, schema, strlen(schema));
+	r = query_buf(s, ctx, &q);
+	buf_release(&q);
+	if (r == NULL || (*rowp = mysql_fetch_row(r)) == NULL)
+		fail(s, "%s: SHOW CREATE %s returned nothing", ctx, what);
+	return r;
+}
+
+static void
+take_attr(struct object *o, MYSQL_RES *r, MYSQL_ROW row, const char *col,
+    const char *key)
+{
+	const char	*v;
+
+	if ((v = row_col(r, row, col, NULL)) != NULL)
+		attrs_add(&o->attrs, key, v);
+}
+
+/*
+ * Fill o from a SHOW CREATE row: the DDL column and the session context
+ * columns.  A NULL DDL means the account may not read the definition.
+ */
+static void
+object_from(struct snap *s, struct object *o, MYSQL_RES *r, MYSQL_ROW row,
+    const char *ddlcol, const char *dbcoll)
+{
+	const char	*ddl;
+	size_t		 len = 0;
+
+	if ((ddl = row_col(r, row, ddlcol, &len)) == NULL)
+		fail(s, "%s.%s: no privilege to read its definition",
+		    o->schema, o->name);
+	o->ddl = xstrndup(ddl, len);
+	o->ddl_len = len;
+	take_attr(o, r, row, "sql_mode", "sql_mode");
+	take_attr(o, r, row, "time_zone", "time_zone");
+	take_attr(o, r, row, "character_set_client", "character_set_client");
+	take_attr(o, r, row, "collation_connection", "collation_connection");
+	if (row_col(r, row, "Database Collation", NULL) != NULL)
+		take_attr(o, r, row, "Database Collation",
+		    "collation_database");
+	else
+		attrs_add(&o->attrs, "collation_database", dbcoll);
+}
+
+void
+table_details(struct snap *s, struct table *t, const char *dbcoll)
+{
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	struct object	 o;
+	const char	*ddl, *ctx = ctx2(t->schema, t->name);
+	size_t		 len = 0;
+	struct buf	 q = BUF_INIT;
+
+	if (t->is_view) {
+		memset(&o, 0, sizeof(o));
+		o.kind = OBJ_VIEW;
+		o.schema = t->schema;
+		o.name = t->name;
+		r = show_create(s, "VIEW", t->schema, t->name, &row, ctx);
+		object_from(s, &o, r, row, "Create View", dbcoll);
+		mysql_free_result(r);
+		if (!s->o->no_create)
+			obj_push(&s->views, &o);
+		return;
+	}
+	r = show_create(s, t->is_sequence ? "SEQUENCE" : "TABLE", t->schema,
+	    t->name, &row, ctx);
+	ddl = row_col(r, row, t->is_sequence ? "Create Table" : "Create Table",
+	    &len);
+	if (ddl == NULL && t->is_sequence)
+		ddl = row_col(r, row, "Create Sequence", &len);
+	if (ddl == NULL)
+		fail(s, "%s: SHOW CREATE TABLE gave no definition", ctx);
+	t->ddl = xstrndup(ddl, len);
+	t->ddl_len = len;
+	mysql_free_result(r);
+	if (t->is_sequence) {
+		buf_adds(&q, "SELECT next_not_cached_value FROM ");
+		quote_ident2(&q, t->schema, t->name);
+		r = query_buf(s, ctx, &q);
+		if ((row = mysql_fetch_row(r)) != NULL && row[0] != NULL)
+			t->next_value = xstrdup(row[0]);
+		mysql_free_result(r);
+		buf_release(&q);
+		return;
+	}
+	if (t->ncols == 0)
+		fail(s, "%s: no columns found in information_schema", ctx);
+	if (t->versioned)
+		versioning_cols(t);
+	if (t->engine != NULL && strcasecmp(t->engine, "InnoDB") != 0 &&
+	    !s->o->no_data)
+		warnx("warning: %s: engine %s is not transactional: its rows "
+		    "are read without the snapshot's guarantee", ctx, t->engine);
+}
+
+/* Routines, triggers or events listed by an information_schema query. */
+static void
+list_objects(struct snap *s, const char *db, const char *dbcoll,
+    const char *listq, const char *showwhat, int kind, const char *ddlcol,
+    struct objlist *out)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r, *r2;
+	MYSQL_ROW	 row, row2;
+	struct object	 o;
+	char		*name, *type, *table;
+	struct table	*tt;
+	my_ulonglong	 i, n;
+
+	buf_addf(&q, listq, "");
+	lit(&q, db);
+	if (kind == OBJ_TRIGGER)
+		buf_adds(&q, " ORDER BY BINARY EVENT_OBJECT_TABLE, "
+		    "ACTION_TIMING, EVENT_MANIPULATION, ACTION_ORDER");
+	else
+		buf_adds(&q, " ORDER BY 2, BINARY 1");
+	r = query_buf(s, db, &q);
+	n = mysql_num_rows(r);
+	for (i = 0; i < n; i++) {
+		row = mysql_fetch_row(r);
+		name = dup_col(r, row, 0);
+		type = dup_col(r, row, 1);
+		table = kind == OBJ_TRIGGER ? dup_col(r, row, 2) : NULL;
+		if (table != NULL && ((tt = find_table(s, db, table)) == NULL ||
+		    tt->is_view)) {
+			free(name);
+			free(type);
+			free(table);
+			continue;
+		}
+		memset(&o, 0, sizeof(o));
+		o.kind = kind;
+		if (kind == OBJ_FUNCTION || kind == OBJ_PROCEDURE)
+			o.kind = strcmp(type, "FUNCTION") == 0 ?
+			    OBJ_FUNCTION : OBJ_PROCEDURE;
+		o.schema = xstrdup(db);
+		o.name = name;
+		r2 = show_create(s, showwhat != NULL ? showwhat : type, db,
+		    name, &row2, ctx2(db, name));
+		object_from(s, &o, r2, row2, ddlcol != NULL ? ddlcol :
+		    (o.kind == OBJ_FUNCTION ? "Create Function" :
+		    "Create Procedure"), dbcoll);
+		if (table != NULL)
+			attrs_add(&o.attrs, "table", table);
+		mysql_free_result(r2);
+		obj_push(out, &o);
+		free(type);
+		free(table);
+	}
+	mysql_free_result(r);
+	buf_release(&q);
+}
+
+void
+database_object(struct snap *s, const char *db, const char *dbcoll)
+{
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	struct object	 o;
+
+	memset(&o, 0, sizeof(o));
+	o.kind = OBJ_DATABASE;
+	o.schema = xstrdup(db);
+	o.name = xstrdup(db);
+	r = show_create(s, "DATABASE", db, NULL, &row, db);
+	object_from(s, &o, r, row, "Create Database", dbcoll);
+	mysql_free_result(r);
+	obj_push(&s->dbobjs, &o);
+}
+
+/* Routines, triggers and events of db, as the options ask for them. */
+void
+discover_routines(struct snap *s, const char *db, const char *dbcoll)
+{
+	int	 whole = s->o->ntables == 0;
+
+	if (whole && s->o->routines)
+		list_objects(s, db, dbcoll,
+		    "SELECT ROUTINE_NAME, ROUTINE_TYPE FROM "
+		    "information_schema.ROUTINES WHERE ROUTINE_TYPE IN "
+		    "('FUNCTION', 'PROCEDURE') AND ROUTINE_SCHEMA = ",
+		    NULL, OBJ_PROCEDURE, NULL, &s->routines);
+	if (s->o->triggers)
+		list_objects(s, db, dbcoll,
+		    "SELECT TRIGGER_NAME, 'TRIGGER', EVENT_OBJECT_TABLE "
+		    "FROM information_schema.TRIGGERS WHERE "
+		    "TRIGGER_SCHEMA = ", "TRIGGER", OBJ_TRIGGER,
+		    "SQL Original Statement", &s->triggers);
+	if (whole && s->o->events)
+		list_objects(s, db, dbcoll,
+		    "SELECT EVENT_NAME, 'EVENT' FROM "
+		    "information_schema.EVENTS WHERE EVENT_SCHEMA = ",
+		    "EVENT", OBJ_EVENT, "Create Event", &s->events);
+}
+
+/*
+ * Views after the views they use: a view's DDL names every view it reads
+ * as `schema`.`name`.  Depth-first; a cycle (impossible in a real server)
+ * just keeps the name order.
+ */
+static int
+uses(const struct object *v, const struct object *w)
+{
+	struct buf	 b = BUF_INIT;
+	int		 found;
+
+	quote_ident2(&b, w->schema, w->name);
+	must(&b);
+	found = memmem(v->ddl, v->ddl_len, b.p, b.len) != NULL;
+	buf_release(&b);
+	return found;
+}
+
+static void
+visit(struct objlist *l, size_t i, int *mark, struct objlist *out)
+{
+	size_t	 j;
+
+	if (mark[i])
+		return;
+	mark[i] = 1;
+	for (j = 0; j < l->n; j++)
+		if (j != i && uses(&l->v[i], &l->v[j]))
+			visit(l, j, mark, out);
+	obj_push(out, &l->v[i]);
+}
+
+void
+order_views(struct objlist *l)
+{
+	struct objlist	 out = { NULL, 0, 0 };
+	int		*mark;
+	size_t		 i;
+
+	if (l->n < 2)
+		return;
+	mark = xcalloc(l->n, sizeof(*mark));
+	for (i = 0; i < l->n; i++)
+		visit(l, i, mark, &out);
+	free(mark);
+	free(l->v);
+	*l = out;
+}

@@ -1,0 +1,141 @@
+/*
+ * query: the catalogue's small helpers: allocation and queries on the
+ * control connection (conns[0]) that end dbsnap on failure, result
+ * columns by name, attribute lists.
+ */
+#include <errno.h>
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <mysql.h>
+
+#include "dbsnap.h"
+#include "quote.h"
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p;
+
+	if ((p = calloc(n == 0 ? 1 : n, size == 0 ? 1 : size)) == NULL)
+		fail(the_snap, "out of memory");
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p;
+
+	p = xcalloc(1, n + 1);
+	if (n > 0)
+		memcpy(p, s, n);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+void
+attrs_add(struct attrs *a, const char *key, const char *val)
+{
+	if (a->n == RP_KV_MAX || val == NULL)
+		return;
+	a->key[a->n] = xstrdup(key);
+	a->val[a->n] = xstrdup(val);
+	a->n++;
+}
+
+void
+attrs_free(struct attrs *a)
+{
+	size_t	 i;
+
+	for (i = 0; i < a->n; i++) {
+		free(a->key[i]);
+		free(a->val[i]);
+	}
+	a->n = 0;
+}
+
+void
+obj_push(struct objlist *l, const struct object *o)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		if ((l->v = reallocarray(l->v, l->cap, sizeof(*l->v))) == NULL)
+			fail(the_snap, "out of memory");
+	}
+	l->v[l->n++] = *o;
+}
+
+void
+must(struct buf *b)
+{
+	if (b->err)
+		fail(the_snap, "out of memory");
+}
+
+/* 'bytes' as a string literal (session charset binary, sql_mode ''). */
+void
+lit(struct buf *b, const char *s)
+{
+	quote_string(b, s, strlen(s));
+}
+
+MYSQL_RES *
+query_buf(struct snap *s, const char *what, struct buf *q)
+{
+	must(q);
+	return sql_query(s->conns[0], what, q->p, q->len);
+}
+
+/* A column of a result row by its name, NULL if absent or SQL NULL. */
+char *
+row_col(MYSQL_RES *r, MYSQL_ROW row, const char *name, size_t *lenp)
+{
+	MYSQL_FIELD	*f = mysql_fetch_fields(r);
+	unsigned long	*len = mysql_fetch_lengths(r);
+	unsigned	 i, n = mysql_num_fields(r);
+
+	for (i = 0; i < n; i++)
+		if (strcasecmp(f[i].name, name) == 0 && row[i] != NULL) {
+			if (lenp != NULL)
+				*lenp = len[i];
+			return row[i];
+		}
+	return NULL;
+}
+
+char *
+dup_col(MYSQL_RES *r, MYSQL_ROW row, int i)
+{
+	unsigned long	*len = mysql_fetch_lengths(r);
+
+	return row[i] == NULL ? NULL : xstrndup(row[i], len[i]);
+}
+
+static char ctxbuf[1024];
+
+
+const char *
+ctx2(const char *a, const char *b)
+{
+	snprintf(ctxbuf, sizeof(ctxbuf), "%s.%s", a, b);
+	return ctxbuf;
+}
+
+int
+in_list(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
