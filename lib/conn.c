@@ -34,6 +34,7 @@
 
 #include "buf.h"
 #include "conn.h"
+#include "opt.h"
 #include "util.h"
 
 #include <errmsg.h>		/* after mysql.h, which they need */
@@ -214,6 +215,59 @@ conn_getopt(struct conn_opts *o, int ch, char *arg, const char **errstr)
 	default:
 		return 0;
 	}
+}
+
+static int
+conn_opt(void *base, const struct opt *o, char *arg, const char **errstr)
+{
+	return conn_getopt(base, o->code, arg, errstr) == -1 ? -1 : 0;
+}
+
+#define CONN_OPT(c, name, arg, code, help) \
+	OPT_FUNC_F(c, name, arg, OPT_LIBCLIENT, conn_opt, code, help)
+const struct opt conn_options[] = {
+	CONN_OPT('h', "host", "HOST", 'h', "connect to the server on HOST"),
+	CONN_OPT('P', "port", "PORT", 'P', "connect to TCP port PORT"),
+	CONN_OPT('u', "user", "USER", 'u', "log in as USER (default: the "
+	    "login name)"),
+	OPT_FUNC_F('p', "password", "PASSWORD", OPT_LIBCLIENT | OPT_OPTARG,
+	    conn_opt, 'p', "use PASSWORD; without one, ask on the terminal"),
+	CONN_OPT('S', "socket", "SOCKET", 'S', "connect through the unix "
+	    "socket SOCKET"),
+	CONN_OPT(0, "protocol", "PROTO", CONN_OPT_PROTOCOL, "tcp or socket"),
+	CONN_OPT(0, "ssl", NULL, CONN_OPT_SSL, "require TLS "
+	    "(--ssl-mode=REQUIRED)"),
+	CONN_OPT(0, "ssl-mode", "MODE", CONN_OPT_SSL_MODE, "DISABLED, "
+	    "PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY"),
+	CONN_OPT(0, "ssl-ca", "FILE", CONN_OPT_SSL_CA, "CA certificates "
+	    "(PEM) to verify the server with"),
+	CONN_OPT(0, "ssl-capath", "DIR", CONN_OPT_SSL_CAPATH, "a directory "
+	    "of CA certificates"),
+	CONN_OPT(0, "ssl-cert", "FILE", CONN_OPT_SSL_CERT, "the client "
+	    "certificate (PEM)"),
+	CONN_OPT(0, "ssl-key", "FILE", CONN_OPT_SSL_KEY, "the client "
+	    "private key (PEM)"),
+	CONN_OPT(0, "ssl-cipher", "LIST", CONN_OPT_SSL_CIPHER, "the "
+	    "permitted ciphers"),
+	CONN_OPT(0, "connect-timeout", "SECONDS", CONN_OPT_CONNECT_TIMEOUT,
+	    "give up connecting after SECONDS"),
+	OPT_TABLE_END
+};
+
+int
+conn_files(struct conn_opts *o, const char *file, const char *extra,
+    int no_defaults, const char **errstr)
+{
+	*errstr = NULL;
+	if (file != NULL && set_str(&o->defaults_file, file, "defaults-file",
+	    errstr) == -1)
+		return -1;
+	if (extra != NULL && set_str(&o->defaults_extra_file, extra,
+	    "defaults-extra-file", errstr) == -1)
+		return -1;
+	if (no_defaults)
+		o->no_defaults = 1;
+	return 0;
 }
 
 int

@@ -5,9 +5,8 @@
  * [<program>], MYSQL_PWD, --ssl-mode/--ssl-ca/--ssl-cert/--ssl-key.
  * Source: MariaDB Connector/C mysql_options(3) and mysql_real_connect(3).
  *
- * Programs put CONN_LONGOPTS in their getopt_long(3) table and
- * CONN_SHORTOPTS in their optstring, and hand every option they do not
- * know to conn_getopt().  The password is kept in memory owned by the
+ * Programs put conn_options in their option table (opt.h), which hands
+ * each option to conn_getopt().  The password is kept in memory owned by the
  * conn_opts, never printed, and wiped by conn_opts_clear().
  */
 #ifndef ROWPIPE_CONN_H
@@ -15,6 +14,8 @@
 
 #include <getopt.h>
 #include <mysql.h>
+
+#include "opt.h"
 
 enum {
 	CONN_OPT_BASE = 0x1000,
@@ -33,25 +34,24 @@ enum {
 	CONN_OPT_MAX			/* programs number their own from here */
 };
 
-#define CONN_SHORTOPTS	"h:P:u:p::S:"
-#define CONN_LONGOPTS							\
-	{ "host",		required_argument, NULL, 'h' },		\
-	{ "port",		required_argument, NULL, 'P' },		\
-	{ "user",		required_argument, NULL, 'u' },		\
-	{ "password",		optional_argument, NULL, 'p' },		\
-	{ "socket",		required_argument, NULL, 'S' },		\
-	{ "protocol",		required_argument, NULL, CONN_OPT_PROTOCOL }, \
-	{ "defaults-file",	required_argument, NULL, CONN_OPT_DEFAULTS_FILE }, \
-	{ "defaults-extra-file", required_argument, NULL, CONN_OPT_DEFAULTS_EXTRA_FILE }, \
-	{ "no-defaults",	no_argument,	   NULL, CONN_OPT_NO_DEFAULTS }, \
-	{ "ssl",		no_argument,	   NULL, CONN_OPT_SSL },	\
-	{ "ssl-mode",		required_argument, NULL, CONN_OPT_SSL_MODE }, \
-	{ "ssl-ca",		required_argument, NULL, CONN_OPT_SSL_CA }, \
-	{ "ssl-capath",		required_argument, NULL, CONN_OPT_SSL_CAPATH }, \
-	{ "ssl-cert",		required_argument, NULL, CONN_OPT_SSL_CERT }, \
-	{ "ssl-key",		required_argument, NULL, CONN_OPT_SSL_KEY }, \
-	{ "ssl-cipher",		required_argument, NULL, CONN_OPT_SSL_CIPHER }, \
-	{ "connect-timeout",	required_argument, NULL, CONN_OPT_CONNECT_TIMEOUT }
+/*
+ * The connection options as opt(3) table lines (opt.h), for a program's
+ * struct opt_prog: { conn_options, &opts.conn, "Connection options" }.
+ * In option files they are read by Connector/C (OPT_LIBCLIENT).
+ * --defaults-file, --defaults-extra-file and --no-defaults are opt's own,
+ * which hands them to conn_getopt() through opt_prog.conn.
+ */
+extern const struct opt conn_options[];
+/* In a struct opt_prog initializer: the program connects with c. */
+#define CONN_PROG(c)	.conn = (c), .conn_files = conn_files
+
+/*
+ * The option files opt_parse() found on the command line (NULL: none),
+ * for conn_open() to have Connector/C read the same.  0, or -1 with
+ * *errstr as conn_getopt()'s.
+ */
+int	 conn_files(struct conn_opts *, const char *file,
+	    const char *extra_file, int no_defaults, const char **errstr);
 
 /* Usage text for the connection options, for usage() and --help. */
 #define CONN_USAGE \

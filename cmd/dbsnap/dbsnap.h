@@ -135,6 +135,7 @@ struct snap_opts {
 	struct where_opt *wheres;
 	size_t		 nwheres;
 	int		 all_databases;
+	int		 by_list;	/* -B: every argument is a database */
 	int		 no_data, no_create;
 	int		 routines, triggers, events;
 	int		 no_lock;

@@ -7,7 +7,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,64 +15,11 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "opt.h"
 #include "util.h"
 
 struct snap *the_snap;
-
-enum {
-	OPT_IGNORE_TABLE = CONN_OPT_MAX,
-	OPT_NO_DATA,
-	OPT_NO_CREATE,
-	OPT_ROUTINES,
-	OPT_TRIGGERS,
-	OPT_SKIP_TRIGGERS,
-	OPT_EVENTS,
-	OPT_CHUNK_ROWS,
-	OPT_PROGRESS,
-	OPT_NO_PROGRESS,
-	OPT_LIST,
-	OPT_NO_LOCK,
-	OPT_HELP
-};
-
-static const struct option longopts[] = {
-	CONN_LONGOPTS,
-	{ "all-databases",	no_argument,	   NULL, 'A' },
-	{ "databases",		no_argument,	   NULL, 'B' },
-	{ "ignore-table",	required_argument, NULL, OPT_IGNORE_TABLE },
-	{ "where",		required_argument, NULL, 'w' },
-	{ "no-data",		no_argument,	   NULL, 'd' },
-	{ "no-create",		no_argument,	   NULL, 't' },
-	{ "routines",		no_argument,	   NULL, 'R' },
-	{ "triggers",		no_argument,	   NULL, OPT_TRIGGERS },
-	{ "skip-triggers",	no_argument,	   NULL, OPT_SKIP_TRIGGERS },
-	{ "no-triggers",	no_argument,	   NULL, OPT_SKIP_TRIGGERS },
-	{ "events",		no_argument,	   NULL, 'E' },
-	{ "jobs",		required_argument, NULL, 'j' },
-	{ "chunk-rows",		required_argument, NULL, OPT_CHUNK_ROWS },
-	{ "progress",		no_argument,	   NULL, OPT_PROGRESS },
-	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
-	{ "list",		no_argument,	   NULL, OPT_LIST },
-	{ "no-lock",		no_argument,	   NULL, OPT_NO_LOCK },
-	{ "force",		no_argument,	   NULL, 'f' },
-	{ "help",		no_argument,	   NULL, OPT_HELP },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ NULL,			0,		   NULL, 0 }
-};
-
-static __dead void
-usage(int status)
-{
-	fprintf(status ? stderr : stdout,
-	    "usage: %s " CONN_USAGE "\n"
-	    "\t[-dfRtE] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
-	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
-	    "\t[--progress] [--list] db [table ...]\n"
-	    "       %s [options] -B db ...\n"
-	    "       %s [options] -A\n",
-	    getprogname(), getprogname(), getprogname());
-	stdout_exit(status);
-}
+static struct snap_opts the_opts;
 
 static void
 push(char ***v, size_t *n, char *s)
@@ -83,9 +29,26 @@ push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
-static void
-add_where(struct snap_opts *o, char *arg)
+static int
+ignore_table(void *base, const struct opt *op, char *arg, const char **errstr)
 {
+	struct snap_opts *o = base;
+	static char	 msg[256];
+
+	if (strchr(arg, '.') == NULL) {
+		snprintf(msg, sizeof(msg), "--ignore-table %s: expected "
+		    "db.table", arg);
+		*errstr = msg;
+		return -1;
+	}
+	push(&o->ignore, &o->nignore, arg);
+	return 0;
+}
+
+static int
+add_where(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	struct snap_opts *o = base;
 	struct where_opt *w;
 	char		*colon;
 
@@ -101,102 +64,79 @@ add_where(struct snap_opts *o, char *arg)
 			err(1, NULL);
 		w->cond = colon + 1;
 	}
+	return 0;
 }
+
+#define F(m)	OPT_FIELD(struct snap_opts, m)
+static const struct opt options[] = {
+	OPT_FLAG('A', "all-databases", F(all_databases), 1,
+	    "every database but the system ones"),
+	OPT_FLAG('B', "databases", F(by_list), 1, "every argument is a database"),
+	OPT_NUM(0, "chunk-rows", "N", F(chunk_rows), 1, 1000000000000LL,
+	    "cut tables of more than about N rows into chunks"),
+	OPT_FLAG('d', "no-data", F(no_data), 1, "no rows, only objects"),
+	OPT_FLAG('E', "events", F(events), 1, "also dump events"),
+	OPT_FLAG('f', "force", F(force), 1, "write the stream even to a terminal"),
+	OPT_FUNC(0, "ignore-table", "DB.TABLE", ignore_table, 0,
+	    "leave out this table (repeatable)"),
+	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256,
+	    "read rows over N connections at once"),
+	OPT_FLAG(0, "list", F(list), 1, "print the tables that would be dumped"),
+	OPT_FLAG(0, "no-lock", F(no_lock), 1,
+	    "with -j, no global read lock (no consistency)"),
+	OPT_FLAG(0, "progress", F(progress), 1,
+	    "progress on stderr (default: if it is a terminal)"),
+	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress, no summary"),
+	OPT_FLAG('R', "routines", F(routines), 1,
+	    "also dump functions and procedures"),
+	OPT_FLAG(0, "skip-triggers", F(triggers), 0, "leave out triggers"),
+	OPT_FLAG(0, "no-triggers", F(triggers), 0, NULL),
+	OPT_FLAG(0, "triggers", F(triggers), 1, "dump triggers"),
+	OPT_FLAG('t', "no-create", F(no_create), 1,
+	    "no CREATE DATABASE, TABLE or views: rows only"),
+	OPT_FUNC('w', "where", "[TABLE:]COND", add_where, 0,
+	    "only rows where COND holds (repeatable)"),
+	OPT_TABLE_END
+};
+
+static const struct opt_prog prog = {
+	.name = "dbsnap",
+	.usage = "usage: dbsnap " CONN_USAGE "\n"
+	    "\t[-dfRtE] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
+	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
+	    "\t[--progress] [--list] db [table ...]\n"
+	    "       dbsnap [options] -B db ...\n"
+	    "       dbsnap [options] -A\n",
+	.about = "A consistent snapshot of databases as a rowpipe(5) stream "
+	    "on stdout.",
+	.version = "dbsnap " DBSNAP_VERSION,
+	CONN_PROG(&the_opts.conn),
+	.sets = {
+		{ options, &the_opts, NULL },
+		{ conn_options, &the_opts.conn, "Connection options" },
+	},
+};
 
 static void
 parse_args(struct snap_opts *o, int argc, char *argv[])
 {
 	const char	*errstr;
-	int		 ch, r, by_list = 0;
+	int		 i;
 
-	while ((ch = getopt_long(argc, argv, CONN_SHORTOPTS "ABw:dtREj:fV",
-	    longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'A':
-			o->all_databases = 1;
-			break;
-		case 'B':
-			by_list = 1;
-			break;
-		case OPT_IGNORE_TABLE:
-			if (strchr(optarg, '.') == NULL)
-				errx(2, "--ignore-table %s: expected db.table",
-				    optarg);
-			push(&o->ignore, &o->nignore, optarg);
-			break;
-		case 'w':
-			add_where(o, optarg);
-			break;
-		case 'd':
-			o->no_data = 1;
-			break;
-		case 't':
-			o->no_create = 1;
-			break;
-		case 'R':
-			o->routines = 1;
-			break;
-		case OPT_TRIGGERS:
-			o->triggers = 1;
-			break;
-		case OPT_SKIP_TRIGGERS:
-			o->triggers = 0;
-			break;
-		case 'E':
-			o->events = 1;
-			break;
-		case 'j':
-			o->jobs = strtonum(optarg, 1, 256, &errstr);
-			if (errstr != NULL)
-				errx(2, "-j %s: %s", optarg, errstr);
-			break;
-		case OPT_CHUNK_ROWS:
-			o->chunk_rows = strtonum(optarg, 1, 1000000000000LL,
-			    &errstr);
-			if (errstr != NULL)
-				errx(2, "--chunk-rows %s: %s", optarg, errstr);
-			break;
-		case OPT_PROGRESS:
-			o->progress = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			o->progress = 0;
-			break;
-		case OPT_LIST:
-			o->list = 1;
-			break;
-		case OPT_NO_LOCK:
-			o->no_lock = 1;
-			break;
-		case 'f':
-			o->force = 1;
-			break;
-		case 'V':
-			printf("dbsnap %s\n", DBSNAP_VERSION);
-			stdout_exit(0);
-		case OPT_HELP:
-			usage(0);
-		default:
-			r = conn_getopt(&o->conn, ch, optarg, &errstr);
-			if (r == -1)
-				errx(2, "%s", errstr);
-			if (r == 0)
-				usage(2);
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	i = opt_parse(&prog, argc, argv);
+	argc -= i;
+	argv += i;
 	if (o->all_databases) {
-		if (argc > 0 || by_list)
-			usage(2);
-	} else if (by_list) {
+		if (argc > 0 || o->by_list)
+			opt_usage(&prog);
+	} else if (o->by_list) {
 		if (argc == 0)
-			usage(2);
+			opt_usage(&prog);
 		for (; argc > 0; argc--, argv++)
 			push(&o->dbs, &o->ndbs, argv[0]);
 	} else {
 		if (argc == 0)
-			usage(2);
+			opt_usage(&prog);
 		push(&o->dbs, &o->ndbs, argv[0]);
 		for (argc--, argv++; argc > 0; argc--, argv++)
 			push(&o->tables, &o->ntables, argv[0]);
@@ -246,31 +186,31 @@ write_schema(struct snap *s)
 int
 main(int argc, char *argv[])
 {
-	static struct snap_opts o;
+	struct snap_opts *o = &the_opts;
 	static struct snap s;
 
-	o.conn.program = "dbsnap";
-	o.triggers = 1;
-	o.jobs = 1;
-	o.chunk_rows = 100000;
-	o.progress = -1;
-	parse_args(&o, argc, argv);
-	if (!o.list && !o.force && isatty(STDOUT_FILENO))
+	o->conn.program = "dbsnap";
+	o->triggers = 1;
+	o->jobs = 1;
+	o->chunk_rows = 100000;
+	o->progress = -1;
+	parse_args(o, argc, argv);
+	if (!o->list && !o->force && isatty(STDOUT_FILENO))
 		errx(2, "stdout is a terminal: refusing to write a binary "
 		    "stream there (redirect it, or use --force)");
-	if (conn_opts_finish(&o.conn) == -1)
+	if (conn_opts_finish(&o->conn) == -1)
 		err(2, "password");
 
-	s.o = &o;
+	s.o = o;
 	the_snap = &s;
 	pthread_mutex_init(&s.out_mu, NULL);
 	if (mysql_library_init(0, NULL, NULL) != 0)
 		errx(1, "mysql_library_init failed");
-	if ((s.conns = calloc(o.jobs, sizeof(*s.conns))) == NULL)
+	if ((s.conns = calloc(o->jobs, sizeof(*s.conns))) == NULL)
 		err(1, NULL);
 	s.conns[0] = session_open(&s);
 	discover_tables(&s);
-	if (o.list) {
+	if (o->list) {
 		list_tables(&s);
 		if (stdout_finish() == -1)
 			err(1, "stdout");
@@ -279,16 +219,16 @@ main(int argc, char *argv[])
 	open_connections(&s);
 	session_snapshot(&s);
 	discover_details(&s);
-	if (!o.no_data)
+	if (!o->no_data)
 		plan_chunks(&s);
-	conn_opts_clear(&o.conn);
+	conn_opts_clear(&o->conn);
 
-	if ((s.prog = progress_new("dbsnap", "tables", o.progress)) == NULL ||
+	if ((s.prog = progress_new("dbsnap", "tables", o->progress)) == NULL ||
 	    (s.fw = frame_writer_new(STDOUT_FILENO)) == NULL)
 		err(1, NULL);
 	grow_pipe(STDOUT_FILENO);
 	write_schema(&s);
-	if (!o.no_data)
+	if (!o->no_data)
 		run_workers(&s);
 	write_objects(&s, &s.routines);
 	write_objects(&s, &s.views);

@@ -7,7 +7,6 @@
 
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,48 +15,12 @@
 
 #include <lz4.h>
 
+#include "opt.h"
 #include "util.h"
 #include "version.h"
 #include "lz.h"
 
 enum mode { COMPRESS, DECOMPRESS, TEST, LIST };
-
-enum {
-	OPT_BEST = 256, OPT_BLOCK_CRC, OPT_CONTENT_SIZE, OPT_FAST,
-	OPT_NO_BLOCK_CRC, OPT_NO_FRAME_CRC, OPT_HELP, OPT_VERSION
-};
-
-static const struct option longopts[] = {
-	{ "best",		no_argument,		NULL, OPT_BEST },
-	{ "block-checksum",	no_argument,		NULL, OPT_BLOCK_CRC },
-	{ "content-size",	no_argument,		NULL, OPT_CONTENT_SIZE },
-	{ "decompress",		no_argument,		NULL, 'd' },
-	{ "fast",		optional_argument,	NULL, OPT_FAST },
-	{ "force",		no_argument,		NULL, 'f' },
-	{ "help",		no_argument,		NULL, OPT_HELP },
-	{ "list",		no_argument,		NULL, 'l' },
-	{ "no-block-checksum",	no_argument,		NULL, OPT_NO_BLOCK_CRC },
-	{ "no-frame-crc",	no_argument,		NULL, OPT_NO_FRAME_CRC },
-	{ "stdout",		no_argument,		NULL, 'c' },
-	{ "test",		no_argument,		NULL, 't' },
-	{ "threads",		required_argument,	NULL, 'T' },
-	{ "version",		no_argument,		NULL, OPT_VERSION },
-	{ NULL,			0,			NULL, 0 }
-};
-
-/* Usage on stderr and exit 2; with --help, on stdout and exit 0. */
-static __dead2 void
-usage(int status)
-{
-	fprintf(status ? stderr : stdout, "usage: %s [-cdfltz] [-# | "
-	    "--fast[=N]] [-B4|5|6|7] [-o file] [-T threads]\n"
-	    "          [--content-size] [--no-block-checksum] [--no-frame-crc]"
-	    " [file]\n", getprogname());
-	if (status == 0)
-		fputs("LZ4 frame format compression, interoperable with lz4(1);"
-		    " see lz(1).\n", stdout);
-	stdout_exit(status);
-}
 
 /*
  * Take the level options -1 ... -12 out of argv before getopt_long(3),
@@ -120,6 +83,96 @@ report(const struct lz *z, const char *inname, const char *outname)
 		warnx("%s: %s", inname, z->err);
 }
 
+/* What the options set. */
+struct cli {
+	struct lz_opts	 o;
+	int		 mode;		/* enum mode */
+	int		 force;
+	const char	*outpath;
+};
+
+static int
+set_block(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	static char	 msg[128];
+	struct cli	*c = base;
+
+	if (strcmp(arg, "X") == 0)
+		c->o.block_crc = 1;
+	else if (strcmp(arg, "I") == 0)
+		;	/* independent blocks: always */
+	else if (strlen(arg) == 1 && arg[0] >= '4' && arg[0] <= '7')
+		c->o.block_id = arg[0] - '0';
+	else {
+		snprintf(msg, sizeof(msg), "-B%s: block size must be 4, 5, 6 "
+		    "or 7", arg);
+		*errstr = msg;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_decompress(void *base, const struct opt *op, char *arg,
+    const char **errstr)
+{
+	struct cli	*c = base;
+
+	if (c->mode == COMPRESS)
+		c->mode = DECOMPRESS;
+	return 0;
+}
+
+static int
+set_fast(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	static char	 msg[128];
+	struct cli	*c = base;
+	const char	*e;
+
+	c->o.level = 1;
+	c->o.accel = 2;
+	if (arg != NULL) {
+		c->o.accel = strtonum(arg, 1, 65536, &e);
+		if (e != NULL) {
+			snprintf(msg, sizeof(msg), "--fast=%s: %s", arg, e);
+			*errstr = msg;
+			return -1;
+		}
+		c->o.accel++;	/* as lz4: --fast=N is level -N */
+	}
+	return 0;
+}
+
+#define F(m)	OPT_FIELD(struct cli, m)
+static const struct opt options[] = {
+	OPT_FLAG(0, "best", F(o.level), 12, "level 12"),
+	OPT_FUNC('B', NULL, "N", set_block, 0,
+	    "blocks of 4: 64 KiB, 5: 256 KiB, 6: 1 MiB, 7: 4 MiB (default: 7)"),
+	OPT_FLAG(0, "block-checksum", F(o.block_crc), 1,
+	    "a checksum after each block"),
+	OPT_FLAG(0, "no-block-checksum", F(o.block_crc), 0,
+	    "no block checksums (lz4's default bytes)"),
+	OPT_FLAG('c', "stdout", F(force), 1,
+	    "write to stdout, even a terminal"),
+	OPT_FLAG(0, "content-size", F(o.content_size), 1,
+	    "the input size in the frame header"),
+	OPT_FUNC('d', "decompress", NULL, set_decompress, 0, "decompress"),
+	OPT_FLAG('f', "force", F(force), 1,
+	    "overwrite -o file, write to a terminal"),
+	OPT_FUNC_F(0, "fast", "N", OPT_OPTARG, set_fast, 0,
+	    "faster than level 1, by acceleration N (default: 1)"),
+	OPT_FLAG('l', "list", F(mode), LIST, "list the frames of the input"),
+	OPT_FLAG(0, "no-frame-crc", F(o.content_crc), 0,
+	    "no content checksum"),
+	OPT_STR('o', NULL, "FILE", F(outpath), "write to FILE"),
+	OPT_NUM('T', "threads", "N", F(o.threads), 0, 256,
+	    "worker threads (default: one per processor)"),
+	OPT_FLAG('t', "test", F(mode), TEST, "test the input, write nothing"),
+	OPT_FLAG('z', "compress", F(mode), COMPRESS, "compress"),
+	OPT_TABLE_END
+};
+
 /*
  * lz: compress a file or stdin to the LZ4 frame format on stdout, or
  * decompress, test or list one.
@@ -127,105 +180,47 @@ report(const struct lz *z, const char *inname, const char *outname)
 int
 main(int argc, char *argv[])
 {
-	struct lz_opts	 o = { .level = 1, .accel = 1, .block_id = 7,
-			    .threads = -1, .content_crc = 1, .block_crc = 1 };
+	static struct cli c = { .o = { .level = 1, .accel = 1, .block_id = 7,
+			    .threads = -1, .content_crc = 1, .block_crc = 1 } };
+	static char	 version[128];
+	static const struct opt_prog prog = {
+		.name = "lz",
+		.usage = "usage: lz [-cdfltz] [-# | --fast[=N]] [-B4|5|6|7] "
+		    "[-o file] [-T threads]\n"
+		    "          [--content-size] [--no-block-checksum] "
+		    "[--no-frame-crc] [file]\n",
+		.about = "LZ4 frame format compression, interoperable with "
+		    "lz4(1).\n-1 (the default) to -12 set the level.",
+		.version = version,
+		.help_ch = 'h',
+		.sets = { { options, &c, NULL } },
+	};
+	struct lz_opts	*o = &c.o;
 	struct lz	 z;
 	struct lz_outfile of;
 	struct stat	 st;
-	enum mode	 mode = COMPRESS;
-	const char	*errstr, *inname = "stdin", *outname = "stdout";
-	const char	*outpath = NULL;
+	enum mode	 mode;
+	const char	*inname = "stdin", *outname = "stdout";
+	const char	*outpath;
 	int64_t		 insize = -1;
-	int		 ch, force = 0, rc;
+	int		 i, force, rc;
 
-	argc = take_levels(argc, argv, &o);
-	while ((ch = getopt_long(argc, argv, "B:cdfhlo:tT:Vz", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'B':
-			if (strcmp(optarg, "X") == 0)
-				o.block_crc = 1;
-			else if (strcmp(optarg, "I") == 0)
-				;	/* independent blocks: always */
-			else if (strlen(optarg) == 1 && optarg[0] >= '4' &&
-			    optarg[0] <= '7')
-				o.block_id = optarg[0] - '0';
-			else
-				errx(2, "-B%s: block size must be 4, 5, 6 or "
-				    "7", optarg);
-			break;
-		case 'c':
-		case 'f':
-			force = 1;
-			break;
-		case 'd':
-			if (mode == COMPRESS)
-				mode = DECOMPRESS;
-			break;
-		case 'l':
-			mode = LIST;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 't':
-			mode = TEST;
-			break;
-		case 'T':
-			o.threads = strtonum(optarg, 0, 256, &errstr);
-			if (errstr != NULL)
-				errx(2, "-T %s: %s", optarg, errstr);
-			break;
-		case 'z':
-			mode = COMPRESS;
-			break;
-		case OPT_BEST:
-			o.level = 12;
-			break;
-		case OPT_BLOCK_CRC:
-			o.block_crc = 1;
-			break;
-		case OPT_CONTENT_SIZE:
-			o.content_size = 1;
-			break;
-		case OPT_FAST:
-			o.level = 1;
-			o.accel = 2;
-			if (optarg != NULL) {
-				o.accel = strtonum(optarg, 1, 65536, &errstr);
-				if (errstr != NULL)
-					errx(2, "--fast=%s: %s", optarg,
-					    errstr);
-				o.accel++;	/* as lz4: --fast=N is level -N */
-			}
-			break;
-		case OPT_NO_BLOCK_CRC:
-			o.block_crc = 0;
-			break;
-		case OPT_NO_FRAME_CRC:
-			o.content_crc = 0;
-			break;
-		case 'h':
-		case OPT_HELP:
-			usage(0);
-		case 'V':
-		case OPT_VERSION:
-			printf("lz %s (liblz4 %s)\n", ROWPIPE_VERSION,
-			    LZ4_versionString());
-			stdout_exit(0);
-		default:
-			usage(2);
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	snprintf(version, sizeof(version), "lz %s (liblz4 %s)",
+	    ROWPIPE_VERSION, LZ4_versionString());
+	argc = take_levels(argc, argv, o);
+	i = opt_parse(&prog, argc, argv);
+	mode = c.mode;
+	force = c.force;
+	outpath = c.outpath;
+	argc -= i;
+	argv += i;
 	if (argc > 1 || (outpath != NULL && (mode == TEST || mode == LIST)))
-		usage(2);
-	if (o.threads <= 0)
-		o.threads = default_threads(mode);
+		opt_usage(&prog);
+	if (o->threads <= 0)
+		o->threads = default_threads(mode);
 
 	memset(&z, 0, sizeof(z));
-	z.o = &o;
+	z.o = o;
 	z.in = stdin;
 	z.out = STDOUT_FILENO;
 	if (argc == 1 && strcmp(argv[0], "-") != 0) {
@@ -235,7 +230,7 @@ main(int argc, char *argv[])
 	}
 	if (fstat(fileno(z.in), &st) == 0 && S_ISREG(st.st_mode))
 		insize = st.st_size;
-	else if (o.content_size && mode == COMPRESS)
+	else if (o->content_size && mode == COMPRESS)
 		warnx("%s: size unknown, --content-size ignored", inname);
 
 	if (mode == TEST || mode == LIST)

@@ -6,160 +6,94 @@
 #include <sys/cdefs.h>
 
 #include <err.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "opt.h"
 #include "sqlexec.h"
 #include "util.h"
 
 #include "version.h"
 #define SQLEXEC_VERSION	ROWPIPE_VERSION
 
-enum {
-	OPT_COMMIT_EVERY = CONN_OPT_MAX,
-	OPT_BATCH_BYTES,
-	OPT_SKIP_TO,
-	OPT_NO_BINLOG,
-	OPT_KEEP_CHECKS,
-	OPT_PROGRESS,
-	OPT_NO_PROGRESS,
-	OPT_CHARSET,
-	OPT_HELP
+#define F(m)	OPT_FIELD(struct sx_opts, m)
+static const struct opt options[] = {
+	OPT_SIZE(0, "batch-bytes", "BYTES", F(batch_bytes), 1, 1ULL << 40,
+	    "send at most BYTES of statements a round trip"),
+	OPT_SIZE(0, "commit-every", "BYTES", F(commit_every), 1, 1ULL << 40,
+	    "commit after about BYTES of statements"),
+	OPT_STR('D', "database", "DB", F(db), "the default database, until USE"),
+	OPT_STR(0, "default-character-set", "CHARSET", F(charset),
+	    "the connection character set, until SET NAMES"),
+	OPT_FLAG('n', "dry-run", F(dry_run), 1,
+	    "connect to nothing, print what would be done"),
+	OPT_FLAG('f', "force", F(force), 1,
+	    "report a failed statement and go on"),
+	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256, "use N connections"),
+	OPT_FLAG(0, "keep-checks", F(keep_checks), 1,
+	    "leave foreign_key_checks and unique_checks on"),
+	OPT_FLAG(0, "no-binlog", F(no_binlog), 1,
+	    "sql_log_bin=0: the restore is not binary logged"),
+	OPT_FLAG(0, "progress", F(progress), 1,
+	    "progress on stderr (default: if it is a terminal)"),
+	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_NUM(0, "skip-to", "N", F(skip_to), 0, LLONG_MAX,
+	    "resume after statement N"),
+	OPT_TABLE_END
 };
 
-static const struct option longopts[] = {
-	CONN_LONGOPTS,
-	{ "batch-bytes",	required_argument, NULL, OPT_BATCH_BYTES },
-	{ "commit-every",	required_argument, NULL, OPT_COMMIT_EVERY },
-	{ "database",		required_argument, NULL, 'D' },
-	{ "default-character-set", required_argument, NULL, OPT_CHARSET },
-	{ "dry-run",		no_argument,	   NULL, 'n' },
-	{ "force",		no_argument,	   NULL, 'f' },
-	{ "help",		no_argument,	   NULL, OPT_HELP },
-	{ "jobs",		required_argument, NULL, 'j' },
-	{ "keep-checks",	no_argument,	   NULL, OPT_KEEP_CHECKS },
-	{ "no-binlog",		no_argument,	   NULL, OPT_NO_BINLOG },
-	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
-	{ "progress",		no_argument,	   NULL, OPT_PROGRESS },
-	{ "skip-to",		required_argument, NULL, OPT_SKIP_TO },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ NULL,			0,		   NULL, 0 }
+static struct sx_opts the_opts = {
+	.conn = { .program = "sqlexec" },
+	.jobs = 1,
+	.commit_every = (size_t)1 << 20,
+	.batch_bytes = (size_t)1 << 20,
+	.progress = -1,
 };
 
-/* Usage on stderr and exit 2; with --help, on stdout and exit 0. */
-static __dead2 void
-usage(int status)
-{
-	fprintf(status ? stderr : stdout, "usage: %s " CONN_USAGE "\n"
+static const struct opt_prog prog = {
+	.name = "sqlexec",
+	.usage = "usage: sqlexec " CONN_USAGE "\n"
 	    "\t[-fnV] [-j jobs] [--commit-every bytes] [--skip-to N]\n"
 	    "\t[--no-binlog] [--keep-checks] [--progress] [--batch-bytes bytes]\n"
 	    "\t[--default-character-set charset] [[-D] database]\n",
-	    getprogname());
-	stdout_exit(status);
-}
-
-static size_t
-size_arg(const char *opt, const char *arg, unsigned long long min)
-{
-	unsigned long long	 v;
-	const char		*errstr;
-
-	if (parse_size(arg, min, (unsigned long long)1 << 40, &v, &errstr))
-		errx(2, "%s %s: %s", opt, arg, errstr);
-	return (size_t)v;
-}
+	.about = "Execute a statement stream (sqlsplit's output) on a server.",
+	.version = "sqlexec " SQLEXEC_VERSION,
+	CONN_PROG(&the_opts.conn),
+	.sets = {
+		{ options, &the_opts, NULL },
+		{ conn_options, &the_opts.conn, "Connection options" },
+	},
+};
 
 int
 main(int argc, char *argv[])
 {
-	struct sx_opts	 o = {
-		.jobs = 1,
-		.commit_every = (size_t)1 << 20,
-		.batch_bytes = (size_t)1 << 20,
-		.progress = -1,
-	};
+	struct sx_opts	*o = &the_opts;
 	const char	*errstr;
-	int		 ch, r;
+	int		 i, r;
 
-	o.conn.program = "sqlexec";
-	while ((ch = getopt_long(argc, argv, CONN_SHORTOPTS "D:fj:nV",
-	    longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'D':
-			o.db = optarg;
-			break;
-		case 'f':
-			o.force = 1;
-			break;
-		case 'j':
-			o.jobs = strtonum(optarg, 1, 256, &errstr);
-			if (errstr != NULL)
-				errx(2, "-j %s: %s", optarg, errstr);
-			break;
-		case 'n':
-			o.dry_run = 1;
-			break;
-		case 'V':
-			printf("sqlexec %s\n", SQLEXEC_VERSION);
-			stdout_exit(0);
-		case OPT_BATCH_BYTES:
-			o.batch_bytes = size_arg("--batch-bytes", optarg, 1);
-			break;
-		case OPT_COMMIT_EVERY:
-			o.commit_every = size_arg("--commit-every", optarg, 1);
-			break;
-		case OPT_SKIP_TO:
-			o.skip_to = strtonum(optarg, 0, LLONG_MAX, &errstr);
-			if (errstr != NULL)
-				errx(2, "--skip-to %s: %s", optarg, errstr);
-			break;
-		case OPT_NO_BINLOG:
-			o.no_binlog = 1;
-			break;
-		case OPT_KEEP_CHECKS:
-			o.keep_checks = 1;
-			break;
-		case OPT_PROGRESS:
-			o.progress = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			o.progress = 0;
-			break;
-		case OPT_CHARSET:
-			o.charset = optarg;
-			break;
-		case OPT_HELP:
-			usage(0);
-			/* NOTREACHED */
-		default:
-			if ((r = conn_getopt(&o.conn, ch, optarg, &errstr)) == -1)
-				errx(2, "%s", errstr);
-			if (r == 0)
-				usage(2);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1 || (argc == 1 && o.db != NULL))
-		usage(2);
-	if (argc == 1)
-		o.db = argv[0];
+	i = opt_parse(&prog, argc, argv);
+	argc -= i;
+	argv += i;
+	if (argc > 1)
+		opt_usage(&prog);
+	if (argc == 1)			/* over -D, as with mysql(1) */
+		o->db = argv[0];
 	if (isatty(STDIN_FILENO))
 		errx(2, "stdin is a terminal: pipe sqlsplit's output in");
 
-	if (!o.dry_run) {
-		if (conn_opts_check(&o.conn, &errstr) == -1)
+	if (!o->dry_run) {
+		if (conn_opts_check(&o->conn, &errstr) == -1)
 			errx(2, "%s", errstr);
-		if (conn_opts_finish(&o.conn) == -1)
+		if (conn_opts_finish(&o->conn) == -1)
 			err(2, "password");
 	}
-	r = sx_run(STDIN_FILENO, &o);
-	conn_opts_clear(&o.conn);
-	if (o.dry_run && stdout_finish() == -1)
+	r = sx_run(STDIN_FILENO, o);
+	conn_opts_clear(&o->conn);
+	if (o->dry_run && stdout_finish() == -1)
 		err(1, "stdout");
 	return r == 0 ? 0 : 1;
 }

@@ -5,7 +5,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "buf.h"
 #include "frame.h"
 #include "progress.h"
+#include "opt.h"
 #include "util.h"
 #include "split.h"
 
@@ -43,17 +43,6 @@ struct out {
 	uint64_t	 base_off;	/* bytes of the inputs before */
 	uint64_t	 total;		/* sizes of the regular files */
 };
-
-/* Usage on stderr and exit 2; with --help, on stdout and exit 0. */
-static __dead void
-usage(int status)
-{
-	fprintf(status ? stderr : stdout, "usage: %s [-0flpV] [--ansi-quotes] [--binary-mode] "
-	    "[--grep-table [db.]table]\n"
-	    "\t[--kind kind] [--no-backslash-escapes] [--[no-]progress]\n"
-	    "\t[--require-trailer] [file ...]\n", getprogname());
-	stdout_exit(status);
-}
 
 static void
 on_warn(void *arg, const char *msg)
@@ -187,85 +176,68 @@ write_header(struct frame_writer *fw)
 		errx(1, "stdout: %s", frame_writer_errstr(fw));
 }
 
+static int
+set_kind(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	static char	 msg[256];
+	struct opts	*o = base;
+
+	if ((o->kind = rp_stmt_kind_parse(arg)) == -1) {
+		snprintf(msg, sizeof(msg), "--kind %s: unknown statement kind",
+		    arg);
+		*errstr = msg;
+		return -1;
+	}
+	return 0;
+}
+
+#define F(m)	OPT_FIELD(struct opts, m)
+static const struct opt options[] = {
+	OPT_FLAG('0', "null", F(nul), 1, "with --print, end statements with NUL"),
+	OPT_FLAG(0, "ansi-quotes", F(split.ansi_quotes), 1,
+	    "start as if sql_mode had ANSI_QUOTES"),
+	OPT_FLAG(0, "binary-mode", F(split.binary_mode), 1,
+	    "as mysql --binary-mode: keep CR, allow NUL"),
+	OPT_FLAG('f', "force", F(force), 1, "write frames even to a terminal"),
+	OPT_STR(0, "grep-table", "[DB.]TABLE", F(grep_table),
+	    "only the statements on this table"),
+	OPT_FUNC(0, "kind", "KIND", set_kind, 0,
+	    "only the statements of this kind"),
+	OPT_FLAG('l', "list", F(list), 1, "list the statements, one a line"),
+	OPT_FLAG(0, "no-backslash-escapes", F(split.no_backslash_escapes), 1,
+	    "start as if sql_mode had NO_BACKSLASH_ESCAPES"),
+	OPT_FLAG('p', "print", F(print), 1, "write SQL text, not frames"),
+	OPT_FLAG(0, "progress", F(progress), 1,
+	    "progress on stderr (default: if it is a terminal)"),
+	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_FLAG(0, "require-trailer", F(split.require_trailer), 1,
+	    "a rows2sql dump without its trailer is an error"),
+	OPT_TABLE_END
+};
+
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "ansi-quotes", no_argument, NULL, 'A' },
-		{ "binary-mode", no_argument, NULL, 'B' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "grep-table", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "kind", required_argument, NULL, 'K' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "no-backslash-escapes", no_argument, NULL, 'N' },
-		{ "no-progress", no_argument, NULL, 'Q' },
-		{ "null", no_argument, NULL, '0' },
-		{ "print", no_argument, NULL, 'p' },
-		{ "progress", no_argument, NULL, 'G' },
-		{ "require-trailer", no_argument, NULL, 'R' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	static struct opts o = { .kind = -1, .progress = -1 };
+	static const struct opt_prog prog = {
+		.name = "sqlsplit",
+		.usage = "usage: sqlsplit [-0flpV] [--ansi-quotes] "
+		    "[--binary-mode]\n\t[--grep-table [db.]table] "
+		    "[--kind kind] [--no-backslash-escapes]\n"
+		    "\t[--[no-]progress] "
+		    "[--require-trailer] [file ...]\n",
+		.about = "Cut SQL text into statements, as the mysql client "
+		    "does, as rowpipe(5) frames.",
+		.version = "sqlsplit " SQLSPLIT_VERSION,
+		.sets = { { options, &o, NULL } },
 	};
-	struct opts	 o;
 	struct out	 out;
-	int		 ch, fd, i;
+	int		 fd, i;
 
-	memset(&o, 0, sizeof(o));
 	memset(&out, 0, sizeof(out));
-	o.kind = -1;
-	o.progress = -1;
-	while ((ch = getopt_long(argc, argv, "0flpV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case '0':
-			o.nul = 1;
-			break;
-		case 'A':
-			o.split.ansi_quotes = 1;
-			break;
-		case 'B':
-			o.split.binary_mode = 1;
-			break;
-		case 'f':
-			o.force = 1;
-			break;
-		case 'K':
-			if ((o.kind = rp_stmt_kind_parse(optarg)) == -1)
-				errx(2, "--kind %s: unknown statement kind",
-				    optarg);
-			break;
-		case 'l':
-			o.list = 1;
-			break;
-		case 'N':
-			o.split.no_backslash_escapes = 1;
-			break;
-		case 'G':
-			o.progress = 1;
-			break;
-		case 'p':
-			o.print = 1;
-			break;
-		case 'Q':
-			o.progress = 0;
-			break;
-		case 'R':
-			o.split.require_trailer = 1;
-			break;
-		case 'T':
-			o.grep_table = optarg;
-			break;
-		case 'V':
-			printf("sqlsplit %s\n", SQLSPLIT_VERSION);
-			stdout_exit(0);
-		case 'h':
-			usage(0);
-		default:
-			usage(2);
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	i = opt_parse(&prog, argc, argv);
+	argc -= i;
+	argv += i;
 	if (o.nul && !o.print)
 		errx(2, "-0 needs --print");
 	if (o.list)

@@ -104,10 +104,10 @@ out=$(conntest --defaults-file=tcp.cnf -h 127.0.0.1 -P "$RP_PORT" -e "$HOSTQ" 2>
 is "$out" "$(printf 'root@127.0.0.1\ttcp')" "-P wins over the file's port"
 
 conntest --defaults-file=missing.cnf -uroot -S "$RP_SOCK" -e "SELECT 1" 2>err
-is $? 1 "missing --defaults-file: exit 1"
+is $? 2 "missing --defaults-file: exit 2 (a usage error, as in every program)"
 like "$(cat err)" "^conntest: --defaults-file missing.cnf: No such file or directory$" "missing --defaults-file: said so"
 conntest --defaults-extra-file=missing.cnf -uroot -S "$RP_SOCK" -e "SELECT 1" 2>err
-is $? 1 "missing --defaults-extra-file: exit 1"
+is $? 2 "missing --defaults-extra-file: exit 2"
 like "$(cat err)" "^conntest: --defaults-extra-file missing.cnf: No such file or directory$" "missing --defaults-extra-file: said so"
 out=$(conntest --no-defaults --defaults-file=missing.cnf -uroot -S "$RP_SOCK" -e "SELECT 1" 2>&1)
 is "$out" 1 "--no-defaults: --defaults-file not read, so not checked"

@@ -52,7 +52,15 @@ for p in dbsnap sqlexec; do
 	is "$?" 1 "$p --no-defaults: missing --defaults-file not checked"
 	like "$(cat err)" "nosuch\.sock" "$p --no-defaults: the connection failed"
 done
+# Every program reads its [program] group, so even sqlexec -n, which
+# connects to nothing, and the programs without a connection check it.
 sqlsplit </dev/null | sqlexec -n --defaults-file=missing.cnf >/dev/null 2>err
-is "$?" 0 "sqlexec -n: connects to nothing, checks no option file"
+is "$?" 2 "sqlexec -n: a missing --defaults-file is a usage error too"
+for p in rows2sql sqlsplit lz; do
+	$p --defaults-file=missing.cnf </dev/null >out 2>err
+	is "$?" 2 "$p --defaults-file=missing.cnf: exit 2"
+	is "$(cat err)" "$p: --defaults-file missing.cnf: No such file or directory" \
+	    "$p --defaults-file=missing.cnf: one line saying why"
+done
 
 done_testing

@@ -18,15 +18,21 @@
 #include <string.h>
 
 #include "conn.h"
+#include "opt.h"
 #include "util.h"
 
-enum { OPT_DATABASE = CONN_OPT_MAX };
+struct args {
+	struct conn_opts	 co;
+	const char		*query, *db;
+	int			 threads;
+};
 
-static const struct option longopts[] = {
-	CONN_LONGOPTS,
-	{ "execute",	required_argument, NULL, 'e' },
-	{ "database",	required_argument, NULL, 'D' },
-	{ NULL,		0,		   NULL, 0 }
+#define F(m)	OPT_FIELD(struct args, m)
+static const struct opt options[] = {
+	OPT_STR('e', "execute", "QUERY", F(query), "run QUERY"),
+	OPT_STR('D', "database", "DB", F(db), "the default database"),
+	OPT_NUM('T', "threads", "N", F(threads), 1, 64, "connect N times at once"),
+	OPT_TABLE_END
 };
 
 struct job {
@@ -79,14 +85,6 @@ run_threads(const struct conn_opts *co, const char *db, const char *query,
 	return rc;
 }
 
-static void __attribute__((noreturn))
-usage(void)
-{
-	fprintf(stderr, "usage: %s " CONN_USAGE " [-D db] [-T threads] -e query\n",
-	    getprogname());
-	exit(2);
-}
-
 static int
 run(MYSQL *m, const char *query)
 {
@@ -119,51 +117,39 @@ run(MYSQL *m, const char *query)
 int
 main(int argc, char *argv[])
 {
-	struct conn_opts	 co = { .program = "conntest" };
-	const char		*errstr, *query = NULL, *db = NULL;
+	static struct args	 a = { .co = { .program = "conntest" } };
+	static const struct opt_prog prog = {
+		.name = "conntest",
+		.usage = "usage: conntest " CONN_USAGE
+		    " [-D db] [-T threads] -e query\n",
+		.version = "conntest",
+		CONN_PROG(&a.co),
+		.sets = { { options, &a, NULL },
+		    { conn_options, &a.co, "Connection options" } },
+	};
+	struct conn_opts	*co = &a.co;
 	char			 ebuf[512];
 	MYSQL			*m;
-	int			 ch, r, threads = 0;
+	int			 r;
 
-	while ((ch = getopt_long(argc, argv, CONN_SHORTOPTS "e:D:T:", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'e':
-			query = optarg;
-			break;
-		case 'D':
-			db = optarg;
-			break;
-		case 'T':
-			threads = strtonum(optarg, 1, 64, &errstr);
-			if (errstr != NULL)
-				errx(2, "-T %s: %s", optarg, errstr);
-			break;
-		default:
-			if ((r = conn_getopt(&co, ch, optarg, &errstr)) == -1)
-				errx(2, "%s", errstr);
-			if (r == 0)
-				usage();
-		}
-	}
-	if (optind != argc || query == NULL)
-		usage();
-	if (conn_opts_finish(&co) == -1) {
+	if (opt_parse(&prog, argc, argv) != argc || a.query == NULL)
+		opt_usage(&prog);
+	if (conn_opts_finish(co) == -1) {
 		if (errno == ENOTTY)
 			errx(1, "-p: no terminal to ask for the password on");
 		err(1, "-p: cannot ask for the password");
 	}
-	if (threads > 0) {
-		r = run_threads(&co, db, query, threads);
-		conn_opts_clear(&co);
+	if (a.threads > 0) {
+		r = run_threads(co, a.db, a.query, a.threads);
+		conn_opts_clear(co);
 		if (stdout_finish() == -1)
 			err(1, "stdout");
 		return r == -1 ? 1 : 0;
 	}
-	if ((m = conn_open(&co, db, 0, ebuf, sizeof(ebuf))) == NULL)
+	if ((m = conn_open(co, a.db, 0, ebuf, sizeof(ebuf))) == NULL)
 		errx(1, "%s", ebuf);
-	conn_opts_clear(&co);
-	r = run(m, query);
+	conn_opts_clear(co);
+	r = run(m, a.query);
 	mysql_close(m);
 	if (stdout_finish() == -1)
 		err(1, "stdout");
