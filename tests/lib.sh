@@ -21,9 +21,21 @@ ok()        { T_N=$((T_N + 1)); if [ "$1" -eq 0 ]; then echo "ok $T_N - $2";
 is()        { [ "$1" = "$2" ]; r=$?; ok $r "$3";
               [ $r -eq 0 ] || printf '#   got: %s\n#  want: %s\n' "$1" "$2"; }
 isnt()      { [ "$1" != "$2" ]; ok $? "$3"; }
-like()      { printf '%s\n' "$1" | grep -Eq -- "$2"; r=$?; ok $r "$3";
+# like TEXT ERE NAME: TEXT goes to grep as a here-document, not through a
+# pipe: grep -q exits at the first match, and under `set -o pipefail' the
+# writer of a pipe would then fail with EPIPE and fail the check (issue 17).
+like()      { grep -Eq -- "$2" <<EOF
+$1
+EOF
+              r=$?; ok $r "$3";
               [ $r -eq 0 ] || printf '#   got: %s\n#  want: /%s/\n' "$1" "$2"; }
-is_file()   { diff -u "$2" "$1" | head -40 | sed 's/^/# /'; cmp -s "$1" "$2"; ok $? "$3"; }
+# is_file GOT WANT NAME: the first 40 lines of the diff as diagnostics
+# (sed reads all of it: no reader that exits early, see like).
+is_file()   { diff -u "$2" "$1" | sed -n '1,40s/^/# /p'; cmp -s "$1" "$2"; ok $? "$3"; }
+# skip N REASON: N tests that cannot run here, each an "ok # skip" line
+# that tests/run counts in its summary.
+skip()      { _i=0; while [ $_i -lt "$1" ]; do _i=$((_i + 1)); T_N=$((T_N + 1));
+              echo "ok $T_N # skip $2"; done; }
 diag()      { printf '# %s\n' "$*"; }
 done_testing() { [ -n "${T_PLANNED:-}" ] || echo "1..$T_N"; exit $((T_FAIL > 0)); }
 

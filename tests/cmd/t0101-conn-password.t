@@ -34,7 +34,10 @@ is "$(cat err)" "conntest: -p: no terminal to ask for the password on" \
 if command -v script >/dev/null && command -v mkfifo >/dev/null; then
 	for try in right wrong; do
 		[ $try = right ] && typed=$PW || typed=Wrong0101pw
-		rm -f tty.in; mkfifo tty.in
+		# tty.out emptied first: the job truncates it only after it
+		# opened tty.in, and a prompt left from the last try would
+		# let the password be typed before echo is off
+		rm -f tty.in; mkfifo tty.in; : >tty.out
 		setsid -w script -qec "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'" \
 		    /dev/null <tty.in >tty.out 2>&1 &
 		spid=$!

@@ -27,9 +27,10 @@ size=$(stat -c %s full.lz4)
 lz -dc full.lz4 >full.sql
 lines=$(wc -l <full.sql)
 
-restore() {	# restore < input; exit status of the pipeline, stderr in err
-	sql -e "DROP DATABASE IF EXISTS $DST"
-	lz -d | sqlsplit | sqlexec $C -j 2 --commit-every 32768 2>err
+restore() {	# restore < input; exit status of the pipeline, stderrs in
+	sql -e "DROP DATABASE IF EXISTS $DST"	# lz.err, split.err, err
+	lz -d 2>lz.err | sqlsplit 2>split.err |
+	    sqlexec $C -j 2 --commit-every 32768 2>err
 }
 
 # A truncated .lz4 file.
@@ -37,6 +38,8 @@ for cut in $((size / 3)) $((size * 2 / 3)) $((size - 5)); do
 	head -c $cut full.lz4 | restore
 	r=$?
 	isnt $r 0 "lz4 cut at $cut of $size: pipeline fails"
+	like "$(cat lz.err)" "^lz: stdin: truncated at byte [0-9]+$" \
+	    "lz4 cut at $cut: lz -d reports the truncation"
 	like "$(cat err)" "truncated" "lz4 cut at $cut: sqlexec reports the truncation"
 done
 
@@ -56,6 +59,7 @@ isnt $? 0 "lz -d fails on the flipped byte"
 like "$(cat lzerr)" "corrupt|checksum" "and says it is corrupt"
 restore <flip.lz4
 isnt $? 0 "restore of the flipped file fails"
+like "$(cat lz.err)" "^lz: stdin: corrupt" "restore: lz -d reports the damage"
 
 # SQL text cut anywhere: at a statement boundary, inside a statement,
 # inside a string, just before the trailer line.
@@ -63,8 +67,10 @@ for cut in $(grep -b -m 30 '^INSERT' full.sql | tail -1 | cut -d: -f1) \
     $(( $(stat -c %s full.sql) / 2 )) $(( $(stat -c %s full.sql) - 80 )) \
     $(( $(stat -c %s full.sql) - 1 )); do
 	sql -e "DROP DATABASE IF EXISTS $DST"
-	head -c $cut full.sql | sqlsplit | sqlexec $C 2>err
+	head -c $cut full.sql | sqlsplit 2>split.err | sqlexec $C 2>err
 	isnt $? 0 "SQL text cut at byte $cut: pipeline fails"
+	like "$(cat split.err)" "^sqlsplit: stdin: .*(truncated|cut)" \
+	    "SQL text cut at byte $cut: sqlsplit reports the cut"
 done
 
 # dbsnap killed mid-stream: the pipeline fails and sqlexec says truncated.
@@ -78,18 +84,23 @@ dbsnap $C $SRC >snap.fifo 2>/dev/null &
 snap=$!
 { dd bs=65536 count=1 iflag=fullblock 2>/dev/null; touch taken
   n=0; while [ ! -e killed ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
-  cat; } <snap.fifo | rows2sql --rename-db $SRC=$DST 2>r2s.err | sqlsplit |
-    sqlexec $C --commit-every 65536 2>err &
+  cat; } <snap.fifo | rows2sql --rename-db $SRC=$DST 2>r2s.err |
+    sqlsplit 2>split.err | sqlexec $C --commit-every 65536 2>err &
 pipe=$!
 n=0
 while [ ! -e taken ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 0.5
 kill -9 $snap 2>/dev/null
 ok $? "dbsnap killed while it was streaming"
+# Reaped here, with the shell's "Killed" notice (bash prints one for a
+# background job a signal ended) going nowhere: the kill is expected.
+wait $snap 2>/dev/null
+is $? 137 "dbsnap died of the SIGKILL"
 touch killed
 wait $pipe
 isnt $? 0 "the pipeline after a killed dbsnap fails"
 like "$(cat r2s.err)" "truncated" "rows2sql reports the truncation"
+like "$(cat split.err)" "truncated" "sqlsplit reports the truncation"
 like "$(cat err)" "truncated" "sqlexec reports the truncation"
 
 sql -e "DROP DATABASE $SRC; DROP DATABASE IF EXISTS $DST"
