@@ -143,7 +143,7 @@ done
 ls -A | grep -q '^\.out\.'
 ok $? "lz -o out: a temporary file beside out while it runs"
 kill -TERM $pid
-wait $pid
+wait $pid 2>/dev/null	# the shell's "Terminated" notice: expected here
 is "$?" 143 "SIGTERM ends lz as the signal does"
 exec 3>&-
 only "in "
