@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -527,6 +528,7 @@ count_frame(struct frame_totals *t, int type, const uint8_t *p, size_t len)
 
 struct frame_reader {
 	int			 fd;
+	int			 cancel_fd;	/* -1: none */
 	size_t			 max_frame;
 	uint8_t			*buf;
 	size_t			 cap;
@@ -559,6 +561,16 @@ rd_fail(struct frame_reader *r, int errnum, const char *fmt, ...)
 	return FRAME_ERR;
 }
 
+/* The failure of a read: "interrupted" for a cancel, else errno's text. */
+static enum frame_status
+rd_readerr(struct frame_reader *r)
+{
+	if (errno == ECANCELED)
+		return rd_fail(r, ECANCELED, "interrupted at byte %" PRIu64,
+		    r->base + r->end);
+	return rd_fail(r, errno, "read: %s", strerror(errno));
+}
+
 struct frame_reader *
 frame_reader_new(int fd, size_t max_frame)
 {
@@ -567,6 +579,7 @@ frame_reader_new(int fd, size_t max_frame)
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
 	r->fd = fd;
+	r->cancel_fd = -1;
 	r->max_frame = max_frame ? max_frame : FRAME_MAX_DEFAULT;
 	r->cap = READ_CHUNK;
 	if ((r->buf = malloc(r->cap)) == NULL) {
@@ -603,6 +616,44 @@ frame_reader_offset(const struct frame_reader *r)
 	return r->base + r->start;
 }
 
+void
+frame_reader_set_cancel(struct frame_reader *r, int fd)
+{
+	r->cancel_fd = fd;
+}
+
+/*
+ * read(2) from r->fd, retrying on EINTR; with a cancel fd, wait for either
+ * and fail with ECANCELED once the cancel fd is readable.
+ */
+static ssize_t
+rd_read(struct frame_reader *r, void *p, size_t n)
+{
+	struct pollfd	 pfd[2];
+	ssize_t		 got;
+
+	for (;;) {
+		if (r->cancel_fd != -1) {
+			pfd[0].fd = r->fd;
+			pfd[0].events = POLLIN;
+			pfd[1].fd = r->cancel_fd;
+			pfd[1].events = POLLIN;
+			if (poll(pfd, 2, -1) == -1) {
+				if (errno == EINTR)
+					continue;
+				return -1;
+			}
+			if (pfd[1].revents != 0) {
+				errno = ECANCELED;
+				return -1;
+			}
+		}
+		if ((got = read(r->fd, p, n)) == -1 && errno == EINTR)
+			continue;
+		return got;
+	}
+}
+
 /*
  * Make at least need bytes available from start, growing the buffer if
  * needed.  Returns 1 if they are, 0 at EOF before that, -1 on error.
@@ -631,12 +682,8 @@ rd_fill(struct frame_reader *r, size_t need)
 				r->cap = cap;
 			}
 		}
-		n = read(r->fd, r->buf + r->end, r->cap - r->end);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
+		if ((n = rd_read(r, r->buf + r->end, r->cap - r->end)) == -1)
 			return -1;
-		}
 		if (n == 0)
 			r->eof = 1;
 		r->end += (size_t)n;
@@ -704,7 +751,7 @@ rd_prelude(struct frame_reader *r)
 	int		 rc;
 
 	if ((rc = rd_fill(r, FRAME_PRELUDE_LEN)) == -1)
-		return rd_fail(r, errno, "read: %s", strerror(errno));
+		return rd_readerr(r);
 	p = r->buf + r->start;
 	have = r->end - r->start;
 	if (rc == 0 && have == 0)
@@ -762,10 +809,8 @@ rd_trailer(struct frame_reader *r, const struct frame *f)
 		    t.frames, r->totals.frames, t.rows, r->totals.rows);
 	/* Nothing may follow the trailer. */
 	if (r->end == r->start && !r->eof) {
-		while ((n = read(r->fd, &extra, 1)) == -1 && errno == EINTR)
-			;
-		if (n == -1)
-			return rd_fail(r, errno, "read: %s", strerror(errno));
+		if ((n = rd_read(r, &extra, 1)) == -1)
+			return rd_readerr(r);
 		r->end += (size_t)n;	/* counted only for the message */
 		if (n == 0)
 			r->eof = 1;
@@ -794,7 +839,7 @@ frame_read(struct frame_reader *r, struct frame *f)
 			return FRAME_DONE;
 		off = r->base + r->start;
 		if ((rc = rd_fill(r, FRAME_HDR_LEN)) == -1)
-			return rd_fail(r, errno, "read: %s", strerror(errno));
+			return rd_readerr(r);
 		if (rc == 0) {
 			if (r->end == r->start)
 				return rd_fail(r, EINVAL, "truncated at byte "
@@ -823,7 +868,7 @@ frame_read(struct frame_reader *r, struct frame *f)
 			    " exceeds the limit of %zu", r->seq + 1, off,
 			    len, r->max_frame);
 		if ((rc = rd_fill(r, FRAME_HDR_LEN + (size_t)len)) == -1)
-			return rd_fail(r, errno, "read: %s", strerror(errno));
+			return rd_readerr(r);
 		if (rc == 0)
 			return rd_fail(r, EINVAL, "truncated at byte %" PRIu64
 			    ": in frame %" PRIu64 " (%" PRIu32 " bytes) that "

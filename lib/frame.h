@@ -160,6 +160,14 @@ const char		*frame_reader_errstr(const struct frame_reader *);
 const struct frame_totals *frame_reader_totals(const struct frame_reader *);
 /* Bytes consumed from the fd so far. */
 uint64_t		 frame_reader_offset(const struct frame_reader *);
+/*
+ * Make every later wait for input also watch fd (-1: none): once fd is
+ * readable (a self-pipe a signal watcher writes to), frame_read() fails
+ * with errno ECANCELED and "interrupted at byte N" instead of waiting on.
+ * For a program that must stop reading on SIGINT though its input is
+ * silent; the reader does not read or close fd.
+ */
+void			 frame_reader_set_cancel(struct frame_reader *, int fd);
 
 struct frame_writer;
 

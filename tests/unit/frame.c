@@ -417,6 +417,42 @@ test_writer_error(void **state)
 	close(fds[1]);
 }
 
+/*
+ * A reader waiting on a silent pipe stops, with "interrupted", once its
+ * cancel fd is readable; the frames before are read as usual.
+ */
+static void
+test_cancel(void **state)
+{
+	struct frame_reader	*r;
+	struct frame		 f;
+	uint8_t			*p;
+	size_t			 n, hdr;
+	int			 in[2], cancel[2];
+
+	p = sample_stream(&n);
+	/* the prelude and the header frame (length at bytes 16-19) */
+	hdr = 32 + ((size_t)p[16] | (size_t)p[17] << 8 | (size_t)p[18] << 16);
+	assert_true(hdr < n);
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(cancel), 0);
+	assert_int_equal(write(in[1], p, hdr), (ssize_t)hdr);
+	assert_non_null(r = frame_reader_new(in[0], 0));
+	frame_reader_set_cancel(r, cancel[0]);
+	assert_int_equal(frame_read(r, &f), FRAME_OK);
+	assert_int_equal(f.type, FT_HEADER);
+	assert_int_equal(write(cancel[1], "", 1), 1);
+	assert_int_equal(frame_read(r, &f), FRAME_ERR);
+	assert_int_equal(errno, ECANCELED);
+	assert_non_null(strstr(frame_reader_errstr(r), "interrupted at byte"));
+	frame_reader_free(r);
+	close(in[0]);
+	close(in[1]);
+	close(cancel[0]);
+	close(cancel[1]);
+	free(p);
+}
+
 static void
 test_kinds(void **state)
 {
@@ -440,6 +476,7 @@ main(void)
 		cmocka_unit_test(test_unknown_frames),
 		cmocka_unit_test(test_trailing_garbage_and_limit),
 		cmocka_unit_test(test_writer_error),
+		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_kinds),
 	};
 
