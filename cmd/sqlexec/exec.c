@@ -33,31 +33,6 @@ struct dispatch {
 	int		 autocommit_off; /* the input said SET autocommit=0 */
 };
 
-static volatile sig_atomic_t interrupted;
-
-static void
-on_signal(int sig)
-{
-	interrupted = sig;
-}
-
-/*
- * SIGINT and SIGTERM stop reading: what was sent commits, the resume point
- * is printed.  A second signal has the default effect.
- */
-static void
-catch_signals(void)
-{
-	struct sigaction	 sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static double
 now(void)
 {
@@ -526,6 +501,9 @@ summary(struct dispatch *d, double secs)
 		buf_addf(&b, ", %" PRIu64 " skipped", x->nskipped);
 	if (d->resumed > 0)
 		buf_addf(&b, ", %" PRIu64 " before --skip-to", d->resumed);
+	if (x->nwarnings > 0)
+		buf_addf(&b, ", %" PRIu64 " warning%s", x->nwarnings,
+		    x->nwarnings == 1 ? "" : "s");
 	if (x->nfailed > 0)
 		buf_addf(&b, ", %" PRIu64 " FAILED", x->nfailed);
 	fprintf(stderr, "%s\n", b.p);
@@ -547,13 +525,6 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 		pthread_mutex_unlock(&d->x->mu);
 		if (stop)
 			return -1;
-		if (interrupted) {
-			fprintf(stderr, "%s: interrupted (%s) after statement "
-			    "%" PRIu64 "\n", getprogname(), strsignal(interrupted),
-			    d->consumed);
-			*input_err = 3;
-			return -1;
-		}
 		if ((st = frame_read(r, &f)) == FRAME_DONE)
 			return 0;
 		if (st == FRAME_ERR) {
@@ -582,19 +553,22 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 	}
 }
 
+/*
+ * How the run ended, if not well: an interrupt, the input's fault, or the
+ * first failed statement.  (The resume point follows the summary.)
+ */
 static void
-report_input(struct dispatch *d, struct frame_reader *r)
+report_end(struct sx *x, struct frame_reader *r, int input_err)
 {
-	const char	*e = frame_reader_errstr(r);
-
-	if (d->consumed == 0)
-		fprintf(stderr, "%s: stdin: %s\n", getprogname(), e);
-	else if (strstr(e, "truncated") != NULL)
-		fprintf(stderr, "%s: input truncated after statement %" PRIu64
-		    ": %s\n", getprogname(), d->consumed, e);
-	else
-		fprintf(stderr, "%s: input corrupt after statement %" PRIu64
-		    ": %s\n", getprogname(), d->consumed, e);
+	if (x->interrupted != 0)
+		fprintf(stderr, "%s: interrupted (%s): the running statements "
+		    "were killed and what was not committed is rolled back\n",
+		    getprogname(), strsignal(x->interrupted));
+	else if (input_err == 1)
+		fprintf(stderr, "%s: stdin: %s\n", getprogname(),
+		    frame_reader_errstr(r));
+	if (x->interrupted == 0 && x->err.msg != NULL)
+		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
 }
 
 int
@@ -631,10 +605,15 @@ sx_run(int fd, const struct sx_opts *o)
 			frame_reader_free(r);
 			return -1;
 		}
+		/* Before any thread: they inherit the blocked signals. */
+		if (sx_intr_start(&x) == -1)
+			warn("signals");	/* then they have their default effect */
+		frame_reader_set_cancel(r, sx_intr_fd(&x));
 		if (sx_start_workers(&x) == -1) {
 			warn("pthread_create");
 			x.stop = 1;
 			sx_join_workers(&x);
+			sx_intr_stop(&x);
 			sx_disconnect(&x);
 			frame_reader_free(r);
 			return -1;
@@ -643,7 +622,6 @@ sx_run(int fd, const struct sx_opts *o)
 		    o->progress);
 		if (x.prog != NULL && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
 			progress_total(x.prog, 0, 0, sb.st_size);
-		catch_signals();
 	}
 
 	rc = read_loop(&d, r, &input_err);
@@ -669,23 +647,25 @@ sx_run(int fd, const struct sx_opts *o)
 		sx_unit_free(d.cur);
 		d.cur = NULL;
 	}
-	if (!o->dry_run)
+	if (!o->dry_run) {
 		sx_join_workers(&x);
+		if (rc != 0 && d.txn != 0)	/* the input's, left open */
+			(void)mysql_rollback(x.conn[0]);
+	}
 	if (x.prog != NULL)
 		progress_clear(x.prog);
 
-	if (input_err == 1)
-		report_input(&d, r);
-	if (x.err.msg != NULL)
-		fprintf(stderr, "%s: %s\n", getprogname(), x.err.msg);
-	ok = rc == 0 && x.err.msg == NULL && x.nfailed == 0;
+	report_end(&x, r, input_err);
+	ok = rc == 0 && x.err.msg == NULL && x.nfailed == 0 &&
+	    x.interrupted == 0;
 	/* Input that never was a stream: its one error line says it all. */
 	started = frame_reader_totals(r)->frames > 0;
 	if (!o->dry_run && started)
 		summary(&d, now() - t0);
-	if (!o->dry_run && started && (rc != 0 || x.err.msg != NULL))
-		fprintf(stderr, "%s: resume with --skip-to %" PRIu64 "\n",
-		    getprogname(), x.done_no);
+	if (!o->dry_run && !ok && ((started && (rc != 0 || x.err.msg != NULL))
+	    || x.interrupted != 0))
+		sx_print_resume(&x);
+	sx_intr_stop(&x);		/* a signal from now on: its default */
 
 	cool_all(&d);
 	free(d.warm);

@@ -42,6 +42,8 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
 	OPT_NUM(0, "skip-to", "N", F(skip_to), 0, LLONG_MAX,
 	    "resume after statement N"),
+	OPT_FLAG(0, "strict", F(strict), 1,
+	    "a server warning is an error"),
 	OPT_TABLE_END
 };
 
@@ -56,7 +58,7 @@ static struct sx_opts the_opts = {
 static const struct opt_prog prog = {
 	.name = "sqlexec",
 	.usage = "usage: sqlexec " CONN_USAGE "\n"
-	    "\t[-fnV] [-j jobs] [--commit-every bytes] [--skip-to N]\n"
+	    "\t[-fnV] [-j jobs] [--commit-every bytes] [--skip-to N] [--strict]\n"
 	    "\t[--no-binlog] [--keep-checks] [--progress] [--batch-bytes bytes]\n"
 	    "\t[--default-character-set charset] [[-D] database]\n",
 	.about = "Execute a statement stream (sqlsplit's output) on a server.",

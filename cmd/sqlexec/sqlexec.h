@@ -6,7 +6,9 @@
  * Files: main.c (options), classify.c (what each statement is allowed to
  * do: run in parallel, run once as an ordered barrier, run on every
  * connection, or be skipped), exec.c (the dispatcher that reads frames and
- * orders the work), worker.c (connections, round trips, ordered commits).
+ * orders the work), worker.c (connections, round trips, ordered commits),
+ * intr.c (SIGINT and SIGTERM: KILL QUERY, roll back, stop), warn.c (server
+ * warnings), resume.c (the committed prefix and how to resume after it).
  *
  * The ordering model, in one paragraph.  INSERT statements between two
  * barriers are cut into "units" of about --commit-every bytes of
@@ -45,6 +47,7 @@ struct sx_opts {
 	size_t		 batch_bytes;	/* bytes of statements a round trip */
 	uint64_t	 skip_to;	/* resume after this statement */
 	int		 force;		/* report errors, continue */
+	int		 strict;	/* a server warning is an error */
 	int		 dry_run;	/* print the plan on stdout, no server */
 	int		 no_binlog;	/* SET sql_log_bin=0 */
 	int		 keep_checks;	/* no FOREIGN_KEY_CHECKS/UNIQUE_CHECKS=0 */
@@ -97,15 +100,19 @@ struct sx_error {
 	char		*msg;		/* whole message, owned */
 };
 
+struct sx_intr;
+
 struct sx {
 	const struct sx_opts *o;
 	MYSQL		**conn;		/* o->jobs connections */
+	unsigned long	*conn_id;	/* their server thread ids (KILL QUERY) */
 	pthread_t	*tid;
 	int		 nconn;
 	int		 nthreads;
 	size_t		 batch_cap;	/* bytes a round trip, packet-safe */
 	size_t		 max_packet;	/* server's max_allowed_packet, 0: unknown */
 	struct progress	*prog;
+	struct sx_intr	*intr;		/* NULL: signals not taken */
 
 	pthread_mutex_t	 mu;		/* everything below */
 	pthread_cond_t	 cv_work;	/* queue not empty, closed or stop */
@@ -119,6 +126,8 @@ struct sx {
 	uint64_t	 done_no;	/* statements 1..done_no done */
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
 	int		 stop;		/* stop reading and dispatching */
+	int		 interrupted;	/* the signal that stopped the run, or 0 */
+	int		*busy;		/* conn[c] is running statements */
 	struct sx_error	 err;
 
 	uint64_t	 nstmts;	/* executed (or attempted) */
@@ -126,6 +135,8 @@ struct sx {
 	uint64_t	 nskipped;
 	uint64_t	 rows;		/* affected */
 	uint64_t	 bytes;		/* statement text executed */
+	uint64_t	 nwarnings;	/* server warnings of committed work */
+	unsigned	 warn_shown;	/* statements whose warnings were printed */
 };
 
 /* The transaction statements of the input, classify.c. */
@@ -185,5 +196,67 @@ void	 sx_report(struct sx *, const char *fmt, ...)
 void	 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx);
 /* Lost connection, deadlock, or anything that ends the transaction. */
 int	 sx_fatal_errno(unsigned);
+/*
+ * Mark conn[c] as running statements (so that an interrupt kills them)
+ * before a query, and as idle after its results.  sx_conn_begin() returns
+ * -1, and marks nothing, once the run was interrupted: send nothing more.
+ */
+int	 sx_conn_begin(struct sx *, int c);
+void	 sx_conn_end(struct sx *, int c);
+
+/*
+ * intr.c.  sx_intr_start(): from now on SIGINT and SIGTERM are blocked in
+ * this thread and every thread it creates later, and taken by a watcher
+ * thread; call it after connecting, before starting any other thread.  On
+ * the first signal the watcher calls sx_interrupt() and kills the
+ * statements of every busy connection (KILL QUERY on a connection of its
+ * own, as the mysql client does on Ctrl-C), again every 200 ms while one
+ * stays busy; a second signal ends the process at once.  0, or -1 with
+ * errno set (nothing changed).  sx_intr_stop() ends the watcher and
+ * restores the signal mask; a no-op without sx_intr_start().
+ */
+int	 sx_intr_start(struct sx *);
+void	 sx_intr_stop(struct sx *);
+/*
+ * A descriptor that becomes readable on interrupt: give it to
+ * frame_reader_set_cancel() so that a silent input cannot hold the run.
+ * -1 without sx_intr_start().
+ */
+int	 sx_intr_fd(const struct sx *);
+/*
+ * Stop the run because of signal sig: nothing that has not begun to commit
+ * will (units from committed_seq + 1 on roll back), the reader and the
+ * dispatcher are woken.  Errors recorded after it are not reported.
+ */
+void	 sx_interrupt(struct sx *, int sig);
+
+/*
+ * warn.c: server warnings (mysql_warning_count(3); each session runs with
+ * sql_notes=0, so that notes, such as DROP TABLE IF EXISTS's, count only
+ * if the input turns them on).  Warnings are counted when the work that
+ * gave them commits; the first SX_WARN_SHOW statements with warnings are
+ * printed with their text; with --strict a warning is an error.
+ */
+#define SX_WARN_SHOW	5
+/* Is the text of the next warnings wanted (to print, or --strict)? */
+int	 sx_warn_wanted(struct sx *);
+/*
+ * n > 0 warnings of the statement just run on m (SHOW WARNINGS still
+ * shows them); where is "statement N (line L, table T)".  Prints them
+ * while fewer than SX_WARN_SHOW statements were printed and returns 0.
+ * With --strict it is an error: recorded for statement no (returns -1),
+ * or with --force reported as a failed statement that the caller must
+ * roll back and count (returns 1).  Counts no warnings: the caller adds n
+ * to x->nwarnings when the work commits.
+ */
+int	 sx_warn(struct sx *, MYSQL *m, unsigned n, uint64_t no,
+	    const char *where);
+
+/*
+ * resume.c.  The last line of a run that stopped before the end of its
+ * input: "statements 1-N are committed; resume with --skip-to N", or that
+ * nothing is committed.  N is x->done_no.
+ */
+void	 sx_print_resume(struct sx *);
 
 #endif

@@ -7,7 +7,11 @@
  * counting the results tells which statement failed.  A unit runs inside
  * START TRANSACTION ... COMMIT, and commits only when every earlier unit
  * has committed (cv_commit), which keeps the committed statements a
- * prefix of the input.
+ * prefix of the input.  Warnings: a statement's text is available only
+ * while it is the last one run on its connection (SHOW WARNINGS), so a
+ * unit whose warnings are wanted (the first few, or --strict) and came
+ * from a statement inside a round trip is rolled back and run again one
+ * statement per round trip.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -47,7 +51,8 @@ sx_set_error(struct sx *x, uint64_t no, const char *fmt, ...)
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	pthread_mutex_lock(&x->mu);
-	if (x->err.no == 0 || no < x->err.no) {
+	/* After an interrupt the errors are those of the killed statements. */
+	if (x->interrupted == 0 && (x->err.no == 0 || no < x->err.no)) {
 		free(x->err.msg);
 		x->err.msg = buf_detach(&b, NULL);
 		x->err.no = no;
@@ -99,6 +104,14 @@ sx_in_transaction(struct sx *x, int c)
 	return in_transaction(x->conn[c]);
 }
 
+/* What one run of a unit's statements gave. */
+struct pass {
+	uint64_t	 rows;		/* affected */
+	uint64_t	 warns;		/* warnings */
+	unsigned	 last_warn;	/* warnings of the round trip's last */
+	int		 mid_warn;	/* warnings of a statement before it */
+};
+
 /* Drain one result; count affected rows. */
 static void
 take_result(struct sx *x, MYSQL *m, uint64_t *rows)
@@ -115,35 +128,71 @@ take_result(struct sx *x, MYSQL *m, uint64_t *rows)
 	}
 }
 
+#define RT_MISMATCH	((size_t)-1)
+#define RT_STOPPED	((size_t)-2)
+
 /*
- * Send statements [i, j) of u in one round trip.  Returns j on success, or
- * the index of the statement that failed (the server ran those before it
- * and none after it).
+ * Send statements [i, j) of u in one round trip on conn[c].  Returns j on
+ * success, the index of the statement that failed (the server ran those
+ * before it and none after it), RT_MISMATCH if the results do not map to
+ * the statements, or RT_STOPPED if the run was interrupted (nothing sent).
+ * Rows and warnings go to *p.
  */
 static size_t
-round_trip(struct sx *x, MYSQL *m, struct sx_unit *u, size_t i, size_t j,
-    uint64_t *rows)
+round_trip(struct sx *x, int c, struct sx_unit *u, size_t i, size_t j,
+    struct pass *p)
 {
-	const char	*p = u->text.p + u->st[i].off;
+	MYSQL		*m = x->conn[c];
+	const char	*q = u->text.p + u->st[i].off;
 	size_t		 len = u->st[j - 1].off + u->st[j - 1].len - u->st[i].off;
-	size_t		 k = i;
+	size_t		 k = i, r = j;
+	unsigned	 w;
 	int		 rc;
 
-	if (mysql_real_query(m, p, len) != 0)
+	if (sx_conn_begin(x, c) == -1)
+		return RT_STOPPED;
+	p->last_warn = 0;
+	if (mysql_real_query(m, q, len) != 0) {
+		sx_conn_end(x, c);
 		return i;
+	}
 	for (;;) {
-		take_result(x, m, rows);
+		take_result(x, m, &p->rows);
+		if ((w = mysql_warning_count(m)) > 0) {
+			p->warns += w;
+			if (k + 1 < j)
+				p->mid_warn = 1;
+			else
+				p->last_warn = w;
+		}
 		k++;
 		if ((rc = mysql_next_result(m)) == -1)
 			break;
-		if (rc > 0)
-			return k < j ? k : (size_t)-1;
+		if (rc > 0) {
+			r = k < j ? k : RT_MISMATCH;
+			break;
+		}
 	}
-	if (k != j) {
-		/* more or fewer results than statements: cannot map errors */
-		return (size_t)-1;
-	}
-	return j;
+	sx_conn_end(x, c);
+	/* more or fewer results than statements: cannot map errors */
+	if (r == j && k != j)
+		r = RT_MISMATCH;
+	return r;
+}
+
+/* The warnings of u's statement k, just run on m: sx_warn(). */
+static int
+warn_stmt(struct sx *x, MYSQL *m, struct sx_unit *u, size_t k, unsigned n)
+{
+	struct buf	 b = BUF_INIT;
+	struct sx_stmt	*s = &u->st[k];
+	int		 rc;
+
+	sx_where(&b, s->no, s->line,
+	    s->ctx == SX_NOCTX ? NULL : u->ctx.p + s->ctx);
+	rc = sx_warn(x, m, n, s->no, b.p);
+	buf_release(&b);
+	return rc;
 }
 
 static void
@@ -185,30 +234,46 @@ mismatch(struct sx *x, struct sx_unit *u, size_t i, size_t j)
 }
 
 /*
- * Execute every statement of u inside the open transaction.  0: all ran.
- * 1: with --force, a statement failed; nothing is reported yet: the unit
- * is to be rolled back and replayed (a failed statement can roll back the
- * whole transaction: MariaDB's bulk insert into an empty table does).
- * -1: failed, error recorded.
+ * Execute every statement of u inside the open transaction, one per round
+ * trip if single.  0: all ran.  1: with --force, a statement failed;
+ * nothing is reported yet: the unit is to be rolled back and replayed (a
+ * failed statement can roll back the whole transaction: MariaDB's bulk
+ * insert into an empty table does).  2: a statement inside a round trip
+ * gave warnings whose text is wanted: roll back and run it again single.
+ * -1: failed, error recorded (or interrupted).
  */
 static int
-run_statements(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows)
+run_statements(struct sx *x, int c, struct sx_unit *u, int single,
+    struct pass *p)
 {
+	MYSQL	*m = x->conn[c];
 	size_t	 i = 0, j, k, bytes;
+	int	 rc;
 
 	while (i < u->n) {
 		bytes = u->st[i].len;
-		for (j = i + 1; j < u->n; j++) {
+		for (j = i + 1; j < u->n && !single; j++) {
 			bytes += u->st[j].len + 3;
 			if (bytes > x->batch_cap)
 				break;
 		}
-		k = round_trip(x, m, u, i, j, rows);
+		k = round_trip(x, c, u, i, j, p);
+		if (k == RT_STOPPED)
+			return -1;
+		/* --strict --force: replayed, each warning a failure */
+		if (k == j && (p->mid_warn || p->last_warn > 0) &&
+		    x->o->strict && x->o->force)
+			return 1;
+		if (k == j && p->mid_warn && sx_warn_wanted(x))
+			return 2;
+		if (k == j && p->last_warn > 0 && sx_warn_wanted(x) &&
+		    (rc = warn_stmt(x, m, u, j - 1, p->last_warn)) != 0)
+			return rc;	/* --strict; 1: with --force */
 		if (k == j) {
 			i = j;
 			continue;
 		}
-		if (k == (size_t)-1) {
+		if (k == RT_MISMATCH) {
 			mismatch(x, u, i, j);
 			return -1;
 		}
@@ -224,23 +289,47 @@ run_statements(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows)
 	return 0;
 }
 
+/* START TRANSACTION for u on m.  0, or -1 with the error recorded. */
+static int
+start_txn(struct sx *x, MYSQL *m, struct sx_unit *u)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (mysql_query(m, "START TRANSACTION") == 0)
+		return 0;
+	sx_where(&b, u->st[0].no, u->st[0].line, NULL);
+	buf_adds(&b, ": START TRANSACTION: ");
+	add_server_error(&b, m);
+	sx_set_error(x, u->st[0].no, "%s", b.p);
+	buf_release(&b);
+	return -1;
+}
+
 /*
  * --force, after a failed statement: run the unit again one statement at
  * a time, each committed on its own, reporting and counting failures, as
- * mysql --force would.  0, or -1 with the error recorded.
+ * mysql --force would; with --strict a statement with warnings is such a
+ * failure and is rolled back.  0, or -1 with the error recorded.
  */
 static int
-replay(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows,
+replay(struct sx *x, int c, struct sx_unit *u, struct pass *p,
     uint64_t *failed)
 {
+	MYSQL	*m = x->conn[c];
 	size_t	 k, r;
+	int	 undo;
 
 	for (k = 0; k < u->n; k++) {
-		r = round_trip(x, m, u, k, k + 1, rows);
-		if (r == (size_t)-1) {
+		if (x->o->strict && start_txn(x, m, u) == -1)
+			return -1;	/* so that a warning can be undone */
+		r = round_trip(x, c, u, k, k + 1, p);
+		if (r == RT_STOPPED)
+			return -1;
+		if (r == RT_MISMATCH) {
 			mismatch(x, u, k, k + 1);
 			return -1;
 		}
+		undo = 0;
 		if (r != k + 1 && mysql_errno(m) != ER_EMPTY_QUERY) {
 			if (sx_fatal_errno(mysql_errno(m))) {
 				report_stmt(x, u, k, m, 0);
@@ -248,8 +337,14 @@ replay(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rows,
 			}
 			report_stmt(x, u, k, m, 1);
 			(*failed)++;
+		} else if (p->last_warn > 0 && sx_warn_wanted(x) &&
+		    warn_stmt(x, m, u, k, p->last_warn) == 1) {
+			/* --strict --force: a failed statement, undone */
+			p->warns -= p->last_warn;
+			(*failed)++;
+			undo = 1;
 		}
-		if (mysql_commit(m) != 0) {
+		if (undo ? mysql_rollback(m) != 0 : mysql_commit(m) != 0) {
 			report_stmt(x, u, k, m, 0);
 			return -1;
 		}
@@ -271,13 +366,15 @@ wait_turn(struct sx *x, struct sx_unit *u)
 	return go;
 }
 
-static int	run_txn(struct sx *, MYSQL *, struct sx_unit *, uint64_t *,
+static int	run_txn(struct sx *, int, struct sx_unit *, struct pass *,
 		    uint64_t *);
 
 static void
-run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
+run_unit(struct sx *x, int c, struct sx_unit *u)
 {
-	uint64_t	 rows = 0, failed = 0;
+	MYSQL		*m = x->conn[c];
+	struct pass	 p;
+	uint64_t	 failed = 0;
 	int		 stopped, rc;
 
 	pthread_mutex_lock(&x->mu);
@@ -285,9 +382,10 @@ run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
 	pthread_mutex_unlock(&x->mu);
 	if (stopped)
 		return;
+	memset(&p, 0, sizeof(p));
 	if (u->bulk && !x->o->keep_checks)
 		(void)mysql_query(m, "SET SESSION unique_checks=0");
-	rc = run_txn(x, m, u, &rows, &failed);
+	rc = run_txn(x, c, u, &p, &failed);
 	if (u->bulk && !x->o->keep_checks)
 		(void)mysql_query(m, "SET SESSION unique_checks=1");
 	if (rc == -1)
@@ -299,33 +397,37 @@ run_unit(struct sx *x, MYSQL *m, struct sx_unit *u)
 		x->done_no = u->end_no;
 	x->nstmts += u->n;
 	x->nfailed += failed;
-	x->rows += rows;
+	x->rows += p.rows;
+	x->nwarnings += p.warns;
 	x->bytes += u->text.len - 3 * (u->n - 1);
 	pthread_cond_broadcast(&x->cv_commit);
 	pthread_mutex_unlock(&x->mu);
 	if (x->prog != NULL)
-		progress_add(x->prog, u->n, rows, u->text.len - 3 * (u->n - 1));
+		progress_add(x->prog, u->n, p.rows,
+		    u->text.len - 3 * (u->n - 1));
 }
 
 /* run_unit(): the transaction.  0: committed, -1: not (error recorded). */
 static int
-run_txn(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rowsp,
+run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
     uint64_t *failedp)
 {
+	MYSQL		*m = x->conn[c];
 	struct buf	 b = BUF_INIT;
-	uint64_t	 rows = 0, failed = 0;
 	int		 rc;
 
-	if (mysql_query(m, "START TRANSACTION") != 0) {
-		sx_where(&b, u->st[0].no, u->st[0].line, NULL);
-		buf_adds(&b, ": START TRANSACTION: ");
-		add_server_error(&b, m);
-		sx_set_error(x, u->st[0].no, "%s", b.p);
-		buf_release(&b);
+	if (start_txn(x, m, u) == -1) {
 		fail_unit(x, u);
 		return -1;
 	}
-	if ((rc = run_statements(x, m, u, &rows)) == -1) {
+	if ((rc = run_statements(x, c, u, 0, p)) == 2) {
+		/* Warnings whose text is wanted: one statement a round trip. */
+		mysql_rollback(m);
+		memset(p, 0, sizeof(*p));
+		rc = start_txn(x, m, u) == -1 ? -1 :
+		    run_statements(x, c, u, 1, p);
+	}
+	if (rc == -1) {
 		mysql_rollback(m);
 		fail_unit(x, u);
 		return -1;
@@ -337,8 +439,8 @@ run_txn(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rowsp,
 		return -1;
 	}
 	if (rc == 1) {
-		rows = 0;
-		if (replay(x, m, u, &rows, &failed) == -1) {
+		memset(p, 0, sizeof(*p));
+		if (replay(x, c, u, p, failedp) == -1) {
 			fail_unit(x, u);
 			return -1;
 		}
@@ -351,8 +453,6 @@ run_txn(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t *rowsp,
 		fail_unit(x, u);
 		return -1;
 	}
-	*rowsp = rows;
-	*failedp = failed;
 	return 0;
 }
 
@@ -365,7 +465,7 @@ static void *
 worker(void *arg)
 {
 	struct sx	*x = ((struct worker_arg *)arg)->x;
-	MYSQL		*m = x->conn[((struct worker_arg *)arg)->c];
+	int		 c = ((struct worker_arg *)arg)->c;
 	struct sx_unit	*u;
 
 	free(arg);
@@ -382,7 +482,7 @@ worker(void *arg)
 		x->qlen--;
 		pthread_cond_broadcast(&x->cv_space);
 		pthread_mutex_unlock(&x->mu);
-		run_unit(x, m, u);
+		run_unit(x, c, u);
 		sx_unit_free(u);
 	}
 	return NULL;
@@ -451,7 +551,7 @@ setup_session(struct sx *x, MYSQL *m, char *errbuf, size_t errlen)
 	buf_adds(&b, "SET SESSION");
 	if (!x->o->keep_checks)
 		buf_adds(&b, " foreign_key_checks=0,");
-	buf_adds(&b, " unique_checks=1,");
+	buf_adds(&b, " unique_checks=1, sql_notes=0,");
 	if (x->o->no_binlog)
 		buf_adds(&b, " sql_log_bin=0,");
 	buf_adds(&b, " autocommit=1");
@@ -474,8 +574,12 @@ sx_connect(struct sx *x)
 	int		 i;
 
 	x->conn = calloc(x->o->jobs, sizeof(*x->conn));
-	if (x->conn == NULL)
+	x->conn_id = calloc(x->o->jobs, sizeof(*x->conn_id));
+	x->busy = calloc(x->o->jobs, sizeof(*x->busy));
+	if (x->conn == NULL || x->conn_id == NULL || x->busy == NULL) {
+		fprintf(stderr, "%s: %s\n", getprogname(), strerror(ENOMEM));
 		return -1;
+	}
 	for (i = 0; i < x->o->jobs; i++) {
 		x->conn[i] = conn_open(&x->o->conn, x->o->db,
 		    CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS, errbuf,
@@ -486,6 +590,7 @@ sx_connect(struct sx *x)
 			return -1;
 		}
 		x->nconn++;
+		x->conn_id[i] = mysql_thread_id(x->conn[i]);
 		if (setup_session(x, x->conn[i], errbuf, sizeof(errbuf))) {
 			fprintf(stderr, "%s: %s\n", getprogname(), errbuf);
 			return -1;
@@ -513,7 +618,11 @@ sx_disconnect(struct sx *x)
 	for (i = 0; i < x->nconn; i++)
 		mysql_close(x->conn[i]);
 	free(x->conn);
+	free(x->conn_id);
+	free(x->busy);
 	x->conn = NULL;
+	x->conn_id = NULL;
+	x->busy = NULL;
 	x->nconn = 0;
 }
 
@@ -585,6 +694,32 @@ sx_keep_unique_checks(struct sx *x, int c, const struct rp_stmt *s)
 }
 
 /*
+ * sx_exec_one(): with --strict, statement s had warnings (sx_warn()
+ * returned w).  It ran: if that left a transaction open (and not the
+ * input's own), roll it back; otherwise it is committed, and the resume
+ * point moves past it.  With --force (w == 1) count it as failed and go
+ * on (0); else the error is recorded (-1).
+ */
+static int
+strict_done(struct sx *x, MYSQL *m, const struct rp_stmt *s, int keep_txn,
+    int w)
+{
+	int	 committed = 0;
+
+	if (!keep_txn && in_transaction(m))
+		(void)mysql_rollback(m);
+	else if (!keep_txn)
+		committed = 1;
+	pthread_mutex_lock(&x->mu);
+	if (w == 1)
+		x->nfailed++;
+	if (committed && s->no > x->done_no)
+		x->done_no = s->no;
+	pthread_mutex_unlock(&x->mu);
+	return w == 1 ? 0 : -1;
+}
+
+/*
  * A barrier or session statement on conn[c], alone, every result drained;
  * commits if the statement left a transaction open (the dump may have
  * said SET autocommit=0), unless keep_txn: a statement of the input's own
@@ -595,39 +730,47 @@ int
 sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 {
 	MYSQL		*m = x->conn[c];
-	struct buf	 b = BUF_INIT;
+	struct buf	 t = BUF_INIT, e = BUF_INIT;
 	uint64_t	 rows = 0;
-	int		 rc;
+	unsigned	 warns = 0;
+	int		 rc, w = 0;
 
+	if (sx_conn_begin(x, c) == -1)
+		return -1;	/* interrupted */
 	if (mysql_real_query(m, s->text, s->len) == 0) {
 		do {
 			take_result(x, m, &rows);
+			warns += mysql_warning_count(m);
 		} while ((rc = mysql_next_result(m)) == 0);
 		rc = rc > 0 ? -1 : 0;
 	} else
 		rc = -1;
-	if (rc == 0 && !keep_txn && in_transaction(m) && mysql_commit(m) != 0)
+	sx_conn_end(x, c);
+	sx_target(&t, s);
+	sx_where(&e, s->no, s->line, t.p);
+	if (x->nconn > 1 && c > 0)
+		buf_addf(&e, " on connection %d", c + 1);
+	/* Every connection runs a session statement: count and show once. */
+	if (rc == 0 && warns > 0 && c == 0 && !x->interrupted &&
+	    sx_warn_wanted(x) &&
+	    (w = sx_warn(x, m, warns, s->no, e.p)) != 0)
+		rc = strict_done(x, m, s, keep_txn, w);
+	else if (rc == 0 && !keep_txn && in_transaction(m) &&
+	    mysql_commit(m) != 0)
 		rc = -1;
-	if (rc != 0 && mysql_errno(m) == ER_EMPTY_QUERY)
+	if (rc == -1 && mysql_errno(m) == ER_EMPTY_QUERY)
 		rc = 0;
 	if (c == 0) {
 		pthread_mutex_lock(&x->mu);
 		x->nstmts++;
 		x->rows += rows;
 		x->bytes += s->len;
+		x->nwarnings += warns;
 		pthread_mutex_unlock(&x->mu);
 		if (x->prog != NULL)
 			progress_add(x->prog, 1, rows, s->len);
 	}
-	if (rc == 0)
-		return 0;
-	sx_target(&b, s);
-	{
-		struct buf	 e = BUF_INIT;
-
-		sx_where(&e, s->no, s->line, b.p);
-		if (x->nconn > 1 && c > 0)
-			buf_addf(&e, " on connection %d", c + 1);
+	if (rc == -1 && w == 0) {
 		buf_adds(&e, ": ");
 		add_server_error(&e, m);
 		/* rows2sql's guard on a value assembled in pieces. */
@@ -641,11 +784,11 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 			pthread_mutex_lock(&x->mu);
 			x->nfailed++;
 			pthread_mutex_unlock(&x->mu);
-			rc = 1;
+			rc = 0;
 		} else
 			sx_set_error(x, s->no, "%s", e.p);
-		buf_release(&e);
 	}
-	buf_release(&b);
-	return rc > 0 ? 0 : -1;
+	buf_release(&t);
+	buf_release(&e);
+	return rc == 0 ? 0 : -1;
 }

@@ -44,7 +44,7 @@ for cut in $((size / 3)) $((size * 2 / 3)) $((size - 5)); do
 done
 
 # Resuming after the last cut completes the restore, identical.
-resume=$(sed -n 's/.*resume with --skip-to \([0-9]*\).*/\1/p' err | tail -1)
+resume=$(sed -n 's/.*resume with --skip-to \([^ ]*\)$/\1/p' err | tail -1)
 like "${resume:-none}" '^[0-9]+$' "sqlexec printed a resume point"
 lz -d <full.lz4 | sqlsplit | sqlexec $C -j 2 --skip-to "${resume:-0}" 2>err
 is $? 0 "resume with --skip-to $resume"
