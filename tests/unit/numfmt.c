@@ -1,0 +1,468 @@
+/*
+ * Unit tests for lib/numfmt.c and lib/timefmt.c: temporal layouts,
+ * integers at their limits, and FLOAT and
+ * DOUBLE against an independent reference built on glibc's exact printf
+ * and correctly rounded strtod: the text must read back (for FLOAT by
+ * MariaDB's rule: strtod, no more than FLT_MAX, then rounded to float),
+ * no decimal with one digit fewer may read back, and among the decimals
+ * with as many digits the closest is chosen.  Edge classes: zeros,
+ * subnormals, min/max, every power of two, powers of ten, values needing
+ * 9 or 17 digits, and NUMFMT_RANDOM (default 1500000) random bit patterns
+ * of each type.  cmocka, TAP output.
+ */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "numfmt.h"
+#include "timefmt.h"
+
+/* Does the text s read back to v, as the server reads it? */
+static int
+reads_back_double(const char *s, double v)
+{
+	return strtod(s, NULL) == v;
+}
+
+static int
+reads_back_float(const char *s, float f)
+{
+	double	 d = strtod(s, NULL);
+
+	return fabs(d) <= FLT_MAX && (float)d == f;
+}
+
+/* xorshift64*: reproducible random bit patterns. */
+static uint64_t	 rng = 0x9E3779B97F4A7C15ull;
+
+static uint64_t
+rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1Dull;
+}
+
+/* The decimal value digits x 10^exp10 of a text, trailing zeros dropped. */
+static void
+parse_dec(const char *s, struct numfmt_dec *d)
+{
+	uint64_t	 v = 0;
+	int		 e = 0, frac = 0;
+	const char	*p = s;
+
+	if (*p == '-')
+		p++;
+	for (; *p != '\0' && *p != 'e'; p++) {
+		if (*p == '.') {
+			frac = 1;
+			continue;
+		}
+		v = v * 10 + (uint64_t)(*p - '0');
+		e -= frac;
+	}
+	if (*p == 'e')
+		e += atoi(p + 1);
+	while (v != 0 && v % 10 == 0) {
+		v /= 10;
+		e++;
+	}
+	if (v == 0)
+		e = 0;
+	d->digits = v;
+	d->exp10 = e;
+}
+
+static int
+ndigits(uint64_t v)
+{
+	int	 n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Among the n-digit decimals closest to x on either side, the one that
+ * reads back and is closer to x (correctly rounded first); 0 if neither.
+ */
+static int
+ref_candidate(double x, int n, int (*rb)(const char *, double, int),
+    int isfloat, struct numfmt_dec *out)
+{
+	char		 s[64], t[64];
+	long long	 dig;
+	int		 e;
+	char		*p;
+
+	snprintf(s, sizeof(s), "%.*e", n - 1, x);	/* exact, to even */
+	if (rb(s, x, isfloat)) {
+		parse_dec(s, out);
+		return 1;
+	}
+	/* d.ddde+x -> digits and exponent of the last digit. */
+	dig = 0;
+	for (p = s; *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9')
+			dig = dig * 10 + (*p - '0');
+	e = atoi(p + 1) - (n - 1);
+	/* The other side of x: strtod is monotonic, so this is exact. */
+	dig += strtod(s, NULL) < x ? 1 : -1;
+	snprintf(t, sizeof(t), "%llde%d", dig, e);
+	if (dig > 0 && rb(t, x, isfloat)) {
+		parse_dec(t, out);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+rb_any(const char *s, double x, int isfloat)
+{
+	return isfloat ? reads_back_float(s, (float)x) :
+	    reads_back_double(s, x);
+}
+
+/* Check one positive value's text against the reference. */
+static void
+check_value(double x, int isfloat)
+{
+	char		 o[NUMFMT_MAX + 1];
+	size_t		 n;
+	struct numfmt_dec got, want;
+	int		 len;
+
+	n = isfloat ? numfmt_float(o, (float)x) : numfmt_double(o, x);
+	assert_true(n > 0 && n <= NUMFMT_MAX);
+	o[n] = '\0';
+	if (!rb_any(o, x, isfloat))
+		fail_msg("%a (%s): %s does not read back", x,
+		    isfloat ? "float" : "double", o);
+	parse_dec(o, &got);
+	if (got.digits == 0)
+		return;
+	len = ndigits(got.digits);
+	if (len > 1 && ref_candidate(x, len - 1, rb_any, isfloat, &want))
+		fail_msg("%a: %s, but %llue%d is shorter", x, o,
+		    (unsigned long long)want.digits, want.exp10);
+	assert_true(ref_candidate(x, len, rb_any, isfloat, &want));
+	if (want.digits != got.digits || want.exp10 != got.exp10)
+		fail_msg("%a: %s, but %llue%d is closer", x, o,
+		    (unsigned long long)want.digits, want.exp10);
+}
+
+static void
+check_both_signs(double x, int isfloat)
+{
+	char	 a[NUMFMT_MAX + 1], b[NUMFMT_MAX + 1];
+	size_t	 na, nb;
+
+	check_value(x, isfloat);
+	na = isfloat ? numfmt_float(a, (float)x) : numfmt_double(a, x);
+	nb = isfloat ? numfmt_float(b, (float)-x) : numfmt_double(b, -x);
+	assert_int_equal(nb, na + 1);
+	assert_int_equal(b[0], '-');
+	assert_memory_equal(a, b + 1, na);
+}
+
+static void
+is_text(size_t n, const char *o, const char *want)
+{
+	if (n != strlen(want) || memcmp(o, want, n) != 0)
+		fail_msg("got %.*s, want %s", (int)n, o, want);
+}
+
+static void
+test_integers(void **state)
+{
+	char	 o[300];
+
+	(void)state;
+	is_text(numfmt_u64(o, 0), o, "0");
+	is_text(numfmt_u64(o, 9), o, "9");
+	is_text(numfmt_u64(o, 10), o, "10");
+	is_text(numfmt_u64(o, 4294967295u), o, "4294967295");
+	is_text(numfmt_u64(o, UINT64_MAX), o, "18446744073709551615");
+	is_text(numfmt_i64(o, INT64_MIN), o, "-9223372036854775808");
+	is_text(numfmt_i64(o, INT64_MAX), o, "9223372036854775807");
+	is_text(numfmt_i64(o, -1), o, "-1");
+	is_text(numfmt_u64_pad(o, 42, 5), o, "00042");
+	is_text(numfmt_u64_pad(o, 0, 4), o, "0000");
+	is_text(numfmt_u64_pad(o, 123456, 4), o, "123456");
+	assert_int_equal(numfmt_u64_pad(o, 7, 255), 255);
+	assert_int_equal(o[253], '0');
+	assert_int_equal(o[254], '7');
+}
+
+static void
+test_temporal(void **state)
+{
+	char	 o[TIMEFMT_MAX];
+
+	(void)state;
+	is_text(timefmt_date(o, 0, 0, 0), o, "0000-00-00");
+	is_text(timefmt_date(o, 2021, 2, 31), o, "2021-02-31");
+	is_text(timefmt_date(o, 999, 1, 1), o, "0999-01-01");
+	is_text(timefmt_datetime(o, 9999, 12, 31, 23, 59, 59, 999999, 6), o,
+	    "9999-12-31 23:59:59.999999");
+	is_text(timefmt_datetime(o, 0, 0, 0, 0, 0, 0, 0, 6), o,
+	    "0000-00-00 00:00:00.000000");
+	is_text(timefmt_datetime(o, 2024, 3, 31, 1, 2, 3, 500000, 3), o,
+	    "2024-03-31 01:02:03.500");
+	is_text(timefmt_datetime(o, 2024, 3, 31, 1, 2, 3, 0, 0), o,
+	    "2024-03-31 01:02:03");
+	is_text(timefmt_time(o, 1, 838, 59, 59, 0, 0), o, "-838:59:59");
+	is_text(timefmt_time(o, 0, 838, 59, 58, 999999, 6), o,
+	    "838:59:58.999999");
+	is_text(timefmt_time(o, 1, 0, 0, 0, 1, 6), o, "-00:00:00.000001");
+	is_text(timefmt_time(o, 0, 25, 0, 1, 120000, 2), o, "25:00:01.12");
+	is_text(timefmt_time(o, 0, 0, 0, 0, 0, 1), o, "00:00:00.0");
+}
+
+/* Known texts: the server's own layout for DOUBLE (my_gcvt). */
+static void
+test_layout(void **state)
+{
+	char	 o[NUMFMT_MAX];
+
+	(void)state;
+	is_text(numfmt_double(o, 0.0), o, "0");
+	is_text(numfmt_double(o, -0.0), o, "-0");
+	is_text(numfmt_double(o, 0.1), o, "0.1");
+	is_text(numfmt_double(o, 0.1 + 0.2), o, "0.30000000000000004");
+	is_text(numfmt_double(o, 100), o, "100");
+	is_text(numfmt_double(o, -2.5), o, "-2.5");
+	is_text(numfmt_double(o, 1e15), o, "1e15");
+	is_text(numfmt_double(o, 123456789012345.0), o, "123456789012345");
+	is_text(numfmt_double(o, 1e-5), o, "0.00001");
+	is_text(numfmt_double(o, 1e-15), o, "0.000000000000001");
+	is_text(numfmt_double(o, 1.5e-15), o, "0.0000000000000015");
+	is_text(numfmt_double(o, 1e-16), o, "1e-16");
+	is_text(numfmt_double(o, 1234567890123456.8), o, "1234567890123456.8");
+	is_text(numfmt_double(o, 12345678901234567890.0), o,
+	    "1.2345678901234567e19");
+	is_text(numfmt_double(o, 5e-324), o, "5e-324");
+	is_text(numfmt_double(o, DBL_MIN), o, "2.2250738585072014e-308");
+	is_text(numfmt_double(o, DBL_MAX), o, "1.7976931348623157e308");
+	is_text(numfmt_double(o, 1e23), o, "1e23");
+	is_text(numfmt_double(o, 9007199254740993.0), o, "9.007199254740992e15");
+	assert_int_equal(numfmt_double(o, INFINITY), 0);
+	assert_int_equal(numfmt_double(o, -INFINITY), 0);
+	assert_int_equal(numfmt_double(o, NAN), 0);
+}
+
+static void
+test_float_known(void **state)
+{
+	char	 o[NUMFMT_MAX];
+
+	(void)state;
+	is_text(numfmt_float(o, 0.0f), o, "0");
+	is_text(numfmt_float(o, -0.0f), o, "-0");
+	is_text(numfmt_float(o, 243.234f), o, "243.234");
+	is_text(numfmt_float(o, 0.1f), o, "0.1");
+	is_text(numfmt_float(o, 123.4567f), o, "123.4567");
+	is_text(numfmt_float(o, 16777216.0f), o, "16777216");
+	is_text(numfmt_float(o, 1.0000001f), o, "1.0000001");
+	is_text(numfmt_float(o, 1e-45f), o, "1e-45");
+	is_text(numfmt_float(o, FLT_MIN), o, "1.1754944e-38");
+	/* 3.4028235e38, strtof's answer, is above FLT_MAX as a double. */
+	is_text(numfmt_float(o, FLT_MAX), o, "3.4028234e38");
+	is_text(numfmt_float(o, -FLT_MAX), o, "-3.4028234e38");
+	assert_int_equal(numfmt_float(o, INFINITY), 0);
+	assert_int_equal(numfmt_float(o, NAN), 0);
+}
+
+static double
+dbits(uint64_t b)
+{
+	double	 d;
+
+	memcpy(&d, &b, sizeof(d));
+	return d;
+}
+
+static float
+fbits(uint32_t b)
+{
+	float	 f;
+
+	memcpy(&f, &b, sizeof(f));
+	return f;
+}
+
+static void
+test_double_edges(void **state)
+{
+	uint64_t	 b;
+	int		 i;
+	char		 s[32];
+
+	(void)state;
+	check_both_signs(dbits(1), 0);			/* min subnormal */
+	check_both_signs(dbits(((uint64_t)1 << 52) - 1), 0); /* max subnormal */
+	check_both_signs(DBL_MIN, 0);
+	check_both_signs(DBL_MAX, 0);
+	check_both_signs(dbits(0x7fefffffffffffffull - 1), 0);
+	for (b = 1; b < 1000; b++) {			/* small subnormals */
+		check_value(dbits(b), 0);
+		check_value(dbits(((uint64_t)1 << 52) - b), 0);
+	}
+	for (i = 1; i < 2047; i++) {			/* every power of two */
+		b = (uint64_t)i << 52;
+		check_value(dbits(b), 0);
+		check_value(dbits(b + 1), 0);		/* and its neighbours */
+		check_value(dbits(b - 1), 0);
+	}
+	for (i = -323; i <= 308; i++) {			/* powers of ten */
+		snprintf(s, sizeof(s), "1e%d", i);
+		check_both_signs(strtod(s, NULL), 0);
+		snprintf(s, sizeof(s), "9.999999999999999e%d", i - 1);
+		check_value(strtod(s, NULL), 0);
+	}
+	/* 17 significant digits needed. */
+	check_value(0.1 + 0.2, 0);
+	check_value(2.2250738585072011e-308, 0);
+	check_value(1.7976931348623155e308, 0);
+	check_value(9007199254740993.0, 0);
+	check_value(5.0000000000000009, 0);
+}
+
+static void
+test_float_edges(void **state)
+{
+	uint32_t	 b;
+	int		 i;
+	char		 s[32];
+
+	(void)state;
+	check_both_signs(fbits(1), 1);
+	check_both_signs(fbits(0x7fffff), 1);
+	check_both_signs(FLT_MIN, 1);
+	check_both_signs(FLT_MAX, 1);
+	for (b = 1; b < 20000; b++) {			/* subnormals */
+		check_value(fbits(b), 1);
+		check_value(fbits(0x7fffff - b), 1);
+	}
+	for (b = 0x7f7fffff - 20000; b <= 0x7f7fffff; b++)	/* the largest */
+		check_value(fbits(b), 1);
+	for (i = 1; i < 255; i++) {			/* every power of two */
+		b = (uint32_t)i << 23;
+		check_value(fbits(b), 1);
+		check_value(fbits(b + 1), 1);
+		check_value(fbits(b - 1), 1);
+	}
+	for (i = -45; i <= 38; i++) {			/* powers of ten */
+		snprintf(s, sizeof(s), "1e%d", i);
+		check_both_signs((float)strtod(s, NULL), 1);
+	}
+	/* 9 significant digits needed. */
+	check_value(16777217.0f * 4, 1);
+	check_value(1.00000012f, 1);
+	check_value(3.40282326e38f, 1);
+	/* Integers up to 2^24 are exact: their own digits. */
+	for (b = 1; b < 100000; b += 7)
+		check_value((float)b, 1);
+}
+
+static long
+nrandom(void)
+{
+	const char	*e = getenv("NUMFMT_RANDOM");
+
+	return e != NULL ? atol(e) : 1500000;
+}
+
+static void
+test_double_random(void **state)
+{
+	double		 x;
+	long		 i, n = nrandom();
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		x = dbits(rnd() & 0x7fffffffffffffffull);
+		if (isfinite(x))
+			check_value(x, 0);
+	}
+	/* Short decimals, the common case in real tables. */
+	for (i = 0; i < n / 4; i++)
+		check_value((double)(rnd() % 100000000) / 1000, 0);
+}
+
+static void
+test_float_random(void **state)
+{
+	float		 f;
+	long		 i, n = nrandom();
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		f = fbits((uint32_t)rnd() & 0x7fffffffu);
+		if (isfinite(f))
+			check_value(f, 1);
+	}
+	for (i = 0; i < n / 4; i++)
+		check_value((float)((double)(rnd() % 10000000) / 1000), 1);
+}
+
+/*
+ * Where MariaDB's double rounding and strtof(3) disagree, the text follows
+ * MariaDB: found among neighbours of midpoints, it must not read back
+ * through strtof's rule when it differs from what strtof's rule allows.
+ */
+static void
+test_float_interval(void **state)
+{
+	uint64_t	 lo, mid, hi;
+	int		 e2, lo_in, hi_in;
+	float		 f;
+
+	(void)state;
+	/* Even mantissa: ends widened by half a double ulp, included. */
+	numfmt_float_interval(1.0f, &lo, &mid, &hi, &e2, &lo_in, &hi_in);
+	assert_true(lo_in && hi_in);
+	assert_true(lo < mid && mid < hi);
+	assert_true(e2 < -25);
+	assert_true(lo < mid - ((uint64_t)1 << (-25 - e2)));
+	assert_true(hi > mid + ((uint64_t)1 << (-24 - e2)));
+	/* Odd mantissa: narrowed, excluded. */
+	f = fbits(0x3f800001);
+	numfmt_float_interval(f, &lo, &mid, &hi, &e2, &lo_in, &hi_in);
+	assert_false(lo_in || hi_in);
+	assert_true(lo > mid - ((uint64_t)1 << (-24 - e2)));
+	assert_true(hi < mid + ((uint64_t)1 << (-24 - e2)));
+	/* FLT_MAX: capped at itself. */
+	numfmt_float_interval(FLT_MAX, &lo, &mid, &hi, &e2, &lo_in, &hi_in);
+	assert_true(hi == mid && hi_in);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_temporal),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_float_known),
+		cmocka_unit_test(test_float_interval),
+		cmocka_unit_test(test_double_edges),
+		cmocka_unit_test(test_float_edges),
+		cmocka_unit_test(test_double_random),
+		cmocka_unit_test(test_float_random),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
