@@ -24,7 +24,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <readpassphrase.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +35,7 @@
 #include "buf.h"
 #include "conn.h"
 #include "opt.h"
+#include "prompt.h"
 #include "util.h"
 
 #include <errmsg.h>		/* after mysql.h, which they need */
@@ -209,6 +210,9 @@ conn_getopt(struct conn_opts *o, int ch, char *arg, const char **errstr)
 		return set_str(&o->ssl_key, arg, "ssl-key", errstr);
 	case CONN_OPT_SSL_CIPHER:
 		return set_str(&o->ssl_cipher, arg, "ssl-cipher", errstr);
+	case CONN_OPT_COMPRESS:
+		o->compress = 1;
+		return 1;
 	case CONN_OPT_CONNECT_TIMEOUT:
 		return set_uint(&o->connect_timeout, arg, 1, 31536000,
 		    "connect-timeout", errstr);
@@ -251,6 +255,8 @@ const struct opt conn_options[] = {
 	    "permitted ciphers"),
 	CONN_OPT(0, "connect-timeout", "SECONDS", CONN_OPT_CONNECT_TIMEOUT,
 	    "give up connecting after SECONDS"),
+	CONN_OPT('C', "compress", NULL, CONN_OPT_COMPRESS,
+	    "compress the protocol (for slow networks)"),
 	OPT_TABLE_END
 };
 
@@ -270,24 +276,49 @@ conn_files(struct conn_opts *o, const char *file, const char *extra,
 	return 0;
 }
 
-int
-conn_opts_finish(struct conn_opts *o)
+/* "dbsnap: password for backup@db1: " */
+static void
+prompt_text(const struct conn_opts *o, char *buf, size_t len)
 {
-	char	 buf[PASS_MAX], *s;
+	const char	*user = o->user, *host = o->host;
+	struct passwd	*pw;
 
+	if (user == NULL)
+		user = opt_file_value("user");
+	if (user == NULL && (pw = getpwuid(getuid())) != NULL)
+		user = pw->pw_name;
+	if (host == NULL)
+		host = opt_file_value("host");
+	snprintf(buf, len, "%s: password for %s@%s: ",
+	    o->program != NULL ? o->program : getprogname(),
+	    user != NULL ? user : "?", host != NULL ? host : "localhost");
+}
+
+int
+conn_opts_finish(struct conn_opts *o, const char **errstr)
+{
+	char		 buf[PASS_MAX], prompt[512], *s;
+	const char	*why;
+
+	*errstr = NULL;
 	if (!o->prompt_password)
 		return 0;
-	if (readpassphrase("Enter password: ", buf, sizeof(buf),
-	    RPP_ECHO_OFF | RPP_REQUIRE_TTY) == NULL) {
-		if (errno == 0 || errno == ENXIO || errno == ENOENT)
-			errno = ENOTTY;
-		explicit_bzero(buf, sizeof(buf));
+	prompt_text(o, prompt, sizeof(prompt));
+	if (prompt_password(prompt, buf, sizeof(buf), &why) == -1) {
+		if (errno == ENOTTY)
+			*errstr = opt_error("-p: no terminal to ask for the "
+			    "password on: put it in an option file ([client] "
+			    "password=...) or in MYSQL_PWD");
+		else
+			*errstr = opt_error("-p: %s", why);
 		return -1;
 	}
 	s = strdup(buf);
 	explicit_bzero(buf, sizeof(buf));
-	if (s == NULL)
+	if (s == NULL) {
+		*errstr = opt_error("-p: %s", strerror(errno));
 		return -1;
+	}
 	wipe_free(&o->password);
 	o->password = s;
 	o->prompt_password = 0;
@@ -570,7 +601,8 @@ conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
 	}
 	if (mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, path) != 0 ||
 	    mysql_optionsv(m, MYSQL_READ_DEFAULT_GROUP,
-	    o->program != NULL ? o->program : "client") != 0)
+	    o->program != NULL ? o->program : "client") != 0 ||
+	    (o->compress && mysql_optionsv(m, MYSQL_OPT_COMPRESS, NULL) != 0))
 		snprintf(errbuf, errlen, "mysql_options: %s", mysql_error(m));
 	else if (mysql_real_connect(m, o->host, o->user, o->password, db,
 	    o->port, o->socket, flags) == NULL)

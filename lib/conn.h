@@ -31,6 +31,7 @@ enum {
 	CONN_OPT_SSL_KEY,
 	CONN_OPT_SSL_CIPHER,
 	CONN_OPT_CONNECT_TIMEOUT,
+	CONN_OPT_COMPRESS,
 	CONN_OPT_MAX			/* programs number their own from here */
 };
 
@@ -71,6 +72,7 @@ struct conn_opts {
 	int		 protocol;	/* enum mysql_protocol_type, 0: default */
 	int		 no_defaults;
 	int		 ssl;
+	int		 compress;	/* -C: protocol compression */
 	int		 prompt_password; /* -p with no value: ask once */
 	unsigned	 connect_timeout; /* seconds, 0: default */
 };
@@ -95,11 +97,14 @@ int	 conn_getopt(struct conn_opts *, int ch, char *optarg,
 int	 conn_opts_check(const struct conn_opts *, const char **errstr);
 
 /*
- * After option parsing: read MYSQL_PWD if no password was given, and
- * prompt on the terminal without echo (readpassphrase(3)) if -p had no
- * value.  0, or -1 with errno set (ENOTTY: no terminal to prompt on).
+ * After option parsing: if -p had no value, ask for the password on the
+ * terminal (prompt.h: /dev/tty, one prompt at a time per terminal, echo
+ * off), naming the program, the user and the host.  0, or -1 with
+ * *errstr a whole message for errx(3): without a terminal, "-p: no
+ * terminal to ask for the password on: put it in an option file ...".
+ * *errstr points to static storage.
  */
-int	 conn_opts_finish(struct conn_opts *);
+int	 conn_opts_finish(struct conn_opts *, const char **errstr);
 
 /*
  * Connect, reading [client] and [<program>] from the option files unless

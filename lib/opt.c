@@ -20,6 +20,7 @@
 
 #include "opt.h"
 #include "optfile.h"
+#include "progress.h"
 #include "util.h"
 
 #define HELP_COL	30	/* where the help text starts */
@@ -394,6 +395,43 @@ file_option(struct parser *p, const struct ent *e, const char *key,
 	return NULL;
 }
 
+/*
+ * The connection's user and host as the option files give them (read by
+ * Connector/C at connect time), for a password prompt to name them.
+ */
+static struct {
+	const char	*key;
+	char		*value;
+} file_values[] = { { "user", NULL }, { "host", NULL } };
+
+static void
+note_value(const char *group, const char *key, const char *value,
+    const struct parser *p)
+{
+	size_t	 i;
+
+	if (p->prog->conn == NULL || value == NULL ||
+	    (strcasecmp(group, p->prog->name) != 0 &&
+	    strcasecmp(group, "client") != 0 &&
+	    strcasecmp(group, "client-server") != 0 &&
+	    strcasecmp(group, "client-mariadb") != 0))
+		return;
+	for (i = 0; i < sizeof(file_values) / sizeof(file_values[0]); i++)
+		if (strcmp(key, file_values[i].key) == 0)
+			file_values[i].value = keep(value);
+}
+
+const char *
+opt_file_value(const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(file_values) / sizeof(file_values[0]); i++)
+		if (strcmp(key, file_values[i].key) == 0)
+			return file_values[i].value;
+	return NULL;
+}
+
 static const char *
 on_key(void *arg, const char *file, unsigned line, const char *group,
     const char *key, const char *value)
@@ -404,6 +442,7 @@ on_key(void *arg, const char *file, unsigned line, const char *group,
 	const char		*name;
 	int			 loose = 0, off = 0;
 
+	note_value(group, key, value, p);
 	if (strcasecmp(group, p->prog->name) != 0)
 		return NULL;
 	if (strlen(key) >= sizeof(k))
@@ -501,6 +540,7 @@ opt_parse(const struct opt_prog *prog, int argc, char *argv[])
 	const char		*errstr;
 	int			 ch;
 
+	progress_stderr();
 	memset(&p, 0, sizeof(p));
 	memset(&common, 0, sizeof(common));
 	build(&p, prog);

@@ -120,6 +120,14 @@ int	 opt_parse(const struct opt_prog *, int argc, char *argv[]);
 /* The synopsis on stderr and exit 2, for operand errors after opt_parse(). */
 void	 opt_usage(const struct opt_prog *) __attribute__((__noreturn__));
 
+/*
+ * The last "user" or "host" that opt_parse() read in the option files'
+ * [client], [client-server], [client-mariadb] or [<program>] groups of a
+ * program that connects (Connector/C applies them at connect time), or
+ * NULL.  Valid until exit.
+ */
+const char	*opt_file_value(const char *key);
+
 /* The help opt_parse() prints for --help, to fp. */
 void	 opt_help(const struct opt_prog *, FILE *fp);
 

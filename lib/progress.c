@@ -6,6 +6,7 @@
  * from other threads or processes do not tear it.
  */
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "util.h"
 
 #define PROGRESS_TTY_INTERVAL	0.25	/* seconds between redraws */
 #define PROGRESS_LOG_INTERVAL	5.0	/* seconds between plain lines */
@@ -91,38 +93,73 @@ add_duration(struct line *l, double s)
 		addf(l, "%" PRIu64 ":%02" PRIu64, t / 60, t % 60);
 }
 
+/* "1 statement", "3 statements": the unit without its 's' for one. */
+static void
+add_unit(struct line *l, uint64_t n, const char *unit)
+{
+	size_t	 len = strlen(unit);
+
+	if (n == 1 && len > 1 && unit[len - 1] == 's')
+		addf(l, "%.*s", (int)(len - 1), unit);
+	else
+		addf(l, "%s", unit);
+}
+
 static void
 add_count(struct line *l, uint64_t done, uint64_t total, const char *what)
 {
 	if (total != 0)
-		addf(l, "%" PRIu64 "/%" PRIu64 " %s", done, total, what);
+		addf(l, "%" PRIu64 "/%" PRIu64 " ", done, total);
 	else
-		addf(l, "%" PRIu64 " %s", done, what);
+		addf(l, "%" PRIu64 " ", done);
+	add_unit(l, total != 0 ? total : done, what);
 }
 
 /* Fraction done, by the most precise known total; -1 if none is known. */
 static double
 fraction(const struct progress *p)
 {
-	if (p->tot_bytes != 0 && p->bytes != 0)
+	if (p->tot_bytes != 0)
 		return (double)p->bytes / p->tot_bytes;
-	if (p->tot_rows != 0 && p->rows != 0)
+	if (p->tot_rows != 0)
 		return (double)p->rows / p->tot_rows;
-	if (p->tot_units != 0 && p->units != 0)
+	if (p->tot_units != 0)
 		return (double)p->units / p->tot_units;
 	return -1;
 }
 
+/*
+ * "prog: 42% ETA 1:05, 3/16 tables, 47000/90000 rows, 3.1/7.4 MiB,
+ * 2.6 MiB/s": percent and ETA first, so that they survive a line cut
+ * to the terminal's width; counts nobody counts (0 of no total) left out.
+ */
 static void
 format_status(const struct progress *p, struct line *l, double t)
 {
 	double	 el = t - p->start, f;
+	int	 pct;
 
-	addf(l, "%s: ", p->program);
-	add_count(l, p->units, p->tot_units, p->unit);
-	addf(l, ", ");
-	add_count(l, p->rows, p->tot_rows, "rows");
-	addf(l, ", ");
+	addf(l, "%s:", p->program);
+	if ((f = fraction(p)) >= 0) {
+		pct = (int)(f * 100);
+		addf(l, " %d%%", pct > 99 ? 99 : pct < 0 ? 0 : pct);
+		if (f > 0 && f < 1 && el > 1) {
+			addf(l, " ETA ");
+			add_duration(l, el * (1 - f) / f);
+		}
+		addf(l, ",");
+	}
+	if (p->unit != NULL) {
+		addf(l, " ");
+		add_count(l, p->units, p->tot_units, p->unit);
+		addf(l, ",");
+	}
+	if (p->rows != 0 || p->tot_rows != 0) {
+		addf(l, " ");
+		add_count(l, p->rows, p->tot_rows, "rows");
+		addf(l, ",");
+	}
+	addf(l, " ");
 	add_bytes(l, (double)p->bytes);
 	if (p->tot_bytes != 0) {
 		addf(l, "/");
@@ -135,10 +172,6 @@ format_status(const struct progress *p, struct line *l, double t)
 			addf(l, "/s");
 		} else
 			addf(l, "%.0f rows/s", p->rows / el);
-	}
-	if ((f = fraction(p)) > 0 && f < 1 && el > 1) {
-		addf(l, ", ETA ");
-		add_duration(l, el * (1 - f) / f);
 	}
 }
 
@@ -200,6 +233,20 @@ clear_line(struct progress *p)
 	}
 }
 
+/*
+ * Is this program the first of a pipeline (its standard input is not a
+ * pipe)?  With several programs in one pipeline on one terminal, only
+ * the first shows its progress by default: it knows the input's size,
+ * and the pipeline goes at its pace.
+ */
+static int
+first_in_pipeline(void)
+{
+	struct stat	 st;
+
+	return fstat(STDIN_FILENO, &st) == -1 || !S_ISFIFO(st.st_mode);
+}
+
 struct progress *
 progress_new(const char *program, const char *unit, int enabled)
 {
@@ -208,8 +255,8 @@ progress_new(const char *program, const char *unit, int enabled)
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return NULL;
 	p->program = strdup(program != NULL ? program : "progress");
-	p->unit = strdup(unit != NULL ? unit : "units");
-	if (p->program == NULL || p->unit == NULL ||
+	p->unit = unit != NULL ? strdup(unit) : NULL;
+	if (p->program == NULL || (unit != NULL && p->unit == NULL) ||
 	    (errno = pthread_mutex_init(&p->mu, NULL)) != 0) {
 		free(p->program);
 		free(p->unit);
@@ -218,7 +265,8 @@ progress_new(const char *program, const char *unit, int enabled)
 		return NULL;
 	}
 	p->tty = isatty(STDERR_FILENO);
-	p->enabled = enabled < 0 ? p->tty : enabled != 0;
+	p->enabled = enabled < 0 ? p->tty && first_in_pipeline() :
+	    enabled != 0;
 	p->start = p->last = now();
 	return p;
 }
@@ -290,11 +338,24 @@ progress_done(struct progress *p)
 	if (p == NULL)
 		return;
 	pthread_mutex_lock(&p->mu);
-	clear_line(p);
-	if (p->enabled) {
+	if (!p->enabled)
+		clear_line(p);
+	else {
 		el = now() - p->start;
-		addf(&l, "%s: %" PRIu64 " %s, %" PRIu64 " rows, ", p->program,
-		    p->units, p->unit, p->rows);
+		if (p->tty)		/* ours, or another program's line */
+			addf(&l, "\r\033[K");
+		p->drawn = 0;
+		addf(&l, "%s: ", p->program);
+		if (p->unit != NULL) {
+			addf(&l, "%" PRIu64 " ", p->units);
+			add_unit(&l, p->units, p->unit);
+			addf(&l, ", ");
+		}
+		if (p->rows != 0) {
+			addf(&l, "%" PRIu64 " ", p->rows);
+			add_unit(&l, p->rows, "rows");
+			addf(&l, ", ");
+		}
 		add_bytes(&l, (double)p->bytes);
 		addf(&l, " in %.1f s", el);
 		if (el > 0) {
@@ -320,4 +381,49 @@ progress_free(struct progress *p)
 	free(p->program);
 	free(p->unit);
 	free(p);
+}
+
+/*
+ * stderr on a terminal: every line starts by clearing the terminal's
+ * line (a progress line of this or another program of the pipeline may
+ * be on it) and goes out in one write(2), so that no message is glued to
+ * a progress line, nor torn by another program's redraw.
+ */
+static int	 stderr_bol = 1;	/* at the beginning of a line */
+
+static ssize_t
+stderr_write(void *cookie, const char *p, size_t n)
+{
+	char	 buf[4096 + 4];
+	size_t	 done = 0, k, m;
+
+	while (done < n) {
+		m = 0;
+		if (stderr_bol) {
+			memcpy(buf, "\r\033[K", 4);
+			m = 4;
+		}
+		k = n - done < 4096 ? n - done : 4096;
+		memcpy(buf + m, p + done, k);
+		if (write_all(STDERR_FILENO, buf, m + k) == -1)
+			return done > 0 ? (ssize_t)done : -1;
+		stderr_bol = p[done + k - 1] == '\n';
+		done += k;
+	}
+	return (ssize_t)n;
+}
+
+void
+progress_stderr(void)
+{
+	static const cookie_io_functions_t io = { .write = stderr_write };
+	static int	 done;
+	FILE		*fp;
+
+	if (done++ || !isatty(STDERR_FILENO))
+		return;
+	if ((fp = fopencookie(NULL, "w", io)) == NULL)
+		return;
+	setvbuf(fp, NULL, _IOLBF, 4096);
+	stderr = fp;
 }

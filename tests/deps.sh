@@ -5,7 +5,7 @@ set -eu
 PKGS="make gcc clang libclang-rt-14-dev pkg-config
 default-libmysqlclient-dev liblz4-dev libbsd-dev libxxhash-dev libcmocka-dev
 mariadb-server mariadb-client mariadb-test lz4 zstd mandoc perl tzdata
-netcat-openbsd mydumper openssl"
+netcat-openbsd mydumper openssl tmux"
 
 missing=
 for p in $PKGS; do

@@ -142,6 +142,7 @@ struct snap_opts {
 	int		 list;
 	int		 force;
 	int		 progress;	/* 1, or -1: when stderr is a terminal */
+	int		 verbose;	/* -v: say each step on stderr */
 	unsigned	 jobs;
 	unsigned long long chunk_rows;
 };
@@ -162,6 +163,9 @@ struct snap {
 	pthread_mutex_t	 out_mu;	/* the frame writer */
 	struct progress	*prog;
 	uint64_t	 next_id;
+	struct leftout {		/* in the databases, not in the stream */
+		uint64_t	 procedures, functions, events, triggers;
+	}		 left;
 };
 
 /* catalog.c */
@@ -183,6 +187,10 @@ void	 database_object(struct snap *, const char *db, const char *dbcoll);
 void	 table_details(struct snap *, struct table *, const char *dbcoll);
 void	 discover_routines(struct snap *, const char *db, const char *dbcoll);
 void	 order_views(struct objlist *);
+
+/* leftout.c: count them in the snapshot, name them at the end */
+void	 count_left_out(struct snap *);
+void	 report_left_out(struct snap *);
 
 /* chunks.c */
 void	 plan_chunks(struct snap *);

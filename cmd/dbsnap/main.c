@@ -7,6 +7,8 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,14 +69,20 @@ add_where(void *base, const struct opt *op, char *arg, const char **errstr)
 	return 0;
 }
 
+/* mysqldump's options for what dbsnap always does. */
+static int
+accepted(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	return 0;
+}
+
 #define F(m)	OPT_FIELD(struct snap_opts, m)
 static const struct opt options[] = {
 	OPT_FLAG('A', "all-databases", F(all_databases), 1,
 	    "every database but the system ones"),
-	OPT_FLAG('B', "databases", F(by_list), 1, "every argument is a database"),
 	OPT_NUM(0, "chunk-rows", "N", F(chunk_rows), 1, 1000000000000LL,
 	    "cut tables of more than about N rows into chunks"),
-	OPT_FLAG('d', "no-data", F(no_data), 1, "no rows, only objects"),
+	OPT_FLAG('B', "databases", F(by_list), 1, "every argument is a database"),
 	OPT_FLAG('E', "events", F(events), 1, "also dump events"),
 	OPT_FLAG('f', "force", F(force), 1, "write the stream even to a terminal"),
 	OPT_FUNC(0, "ignore-table", "DB.TABLE", ignore_table, 0,
@@ -82,18 +90,25 @@ static const struct opt options[] = {
 	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256,
 	    "read rows over N connections at once"),
 	OPT_FLAG(0, "list", F(list), 1, "print the tables that would be dumped"),
+	OPT_FLAG('t', "no-create", F(no_create), 1,
+	    "no CREATE DATABASE, TABLE or views: rows only"),
+	OPT_FLAG(0, "no-create-info", F(no_create), 1, NULL),
+	OPT_FLAG('d', "no-data", F(no_data), 1, "no rows, only objects"),
 	OPT_FLAG(0, "no-lock", F(no_lock), 1,
 	    "with -j, no global read lock (no consistency)"),
+	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress, no summary"),
 	OPT_FLAG(0, "progress", F(progress), 1,
 	    "progress on stderr (default: if it is a terminal)"),
-	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress, no summary"),
+	OPT_FUNC('q', "quick", NULL, accepted, 0,
+	    "accepted: rows are always read one by one"),
 	OPT_FLAG('R', "routines", F(routines), 1,
 	    "also dump functions and procedures"),
+	OPT_FUNC(0, "single-transaction", NULL, accepted, 0,
+	    "accepted: always one consistent snapshot"),
 	OPT_FLAG(0, "skip-triggers", F(triggers), 0, "leave out triggers"),
 	OPT_FLAG(0, "no-triggers", F(triggers), 0, NULL),
 	OPT_FLAG(0, "triggers", F(triggers), 1, "dump triggers"),
-	OPT_FLAG('t', "no-create", F(no_create), 1,
-	    "no CREATE DATABASE, TABLE or views: rows only"),
+	OPT_FLAG('v', "verbose", F(verbose), 1, "say each step on stderr"),
 	OPT_FUNC('w', "where", "[TABLE:]COND", add_where, 0,
 	    "only rows where COND holds (repeatable)"),
 	OPT_TABLE_END
@@ -102,7 +117,7 @@ static const struct opt options[] = {
 static const struct opt_prog prog = {
 	.name = "dbsnap",
 	.usage = "usage: dbsnap " CONN_USAGE "\n"
-	    "\t[-dfRtE] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
+	    "\t[-CdEfqRtv] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
 	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
 	    "\t[--progress] [--list] db [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"
@@ -183,11 +198,38 @@ write_schema(struct snap *s)
 	}
 }
 
+/* -v: one line on stderr for each step. */
+static void
+say(const struct snap *s, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (!s->o->verbose)
+		return;
+	progress_clear(s->prog);
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+}
+
+static void
+say_done(const struct snap *s)
+{
+	uint64_t	 tables, rows, bytes;
+
+	if (!s->o->verbose)
+		return;
+	progress_get(s->prog, &tables, &rows, &bytes);
+	say(s, "done: %" PRIu64 " of %zu tables, %" PRIu64 " rows, %" PRIu64
+	    " bytes of stream", tables, s->ntables, rows, bytes);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct snap_opts *o = &the_opts;
 	static struct snap s;
+	const char	*errstr;
 
 	o->conn.program = "dbsnap";
 	o->triggers = 1;
@@ -198,8 +240,8 @@ main(int argc, char *argv[])
 	if (!o->list && !o->force && isatty(STDOUT_FILENO))
 		errx(2, "stdout is a terminal: refusing to write a binary "
 		    "stream there (redirect it, or use --force)");
-	if (conn_opts_finish(&o->conn) == -1)
-		err(2, "password");
+	if (conn_opts_finish(&o->conn, &errstr) == -1)
+		errx(2, "%s", errstr);
 
 	s.o = o;
 	the_snap = &s;
@@ -209,7 +251,9 @@ main(int argc, char *argv[])
 	if ((s.conns = calloc(o->jobs, sizeof(*s.conns))) == NULL)
 		err(1, NULL);
 	s.conns[0] = session_open(&s);
+	say(&s, "connected to %s", mysql_get_server_info(s.conns[0]));
 	discover_tables(&s);
+	say(&s, "%zu tables and views in %zu databases", s.ntables, o->ndbs);
 	if (o->list) {
 		list_tables(&s);
 		if (stdout_finish() == -1)
@@ -218,7 +262,12 @@ main(int argc, char *argv[])
 	}
 	open_connections(&s);
 	session_snapshot(&s);
+	say(&s, "snapshot on %u connection%s: consistency=%s", o->jobs,
+	    o->jobs == 1 ? "" : "s", s.consistency);
 	discover_details(&s);
+	count_left_out(&s);
+	say(&s, "%zu routines, %zu views, %zu triggers, %zu events",
+	    s.routines.n, s.views.n, s.triggers.n, s.events.n);
 	if (!o->no_data)
 		plan_chunks(&s);
 	conn_opts_clear(&o->conn);
@@ -240,5 +289,7 @@ main(int argc, char *argv[])
 		errx(1, "stdout: %s", frame_writer_errstr(s.fw));
 	}
 	progress_done(s.prog);
+	say_done(&s);
+	report_left_out(&s);
 	return 0;
 }

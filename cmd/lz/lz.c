@@ -19,6 +19,7 @@
 #include <lz4hc.h>
 #include <xxhash.h>
 
+#include "progress.h"
 #include "util.h"
 #include "lz.h"
 
@@ -438,6 +439,7 @@ in_read(struct lz *z, void *p, size_t n)
 
 	got = fread(p, 1, n, z->in);
 	z->inoff += got;
+	progress_add(z->prog, 0, 0, got);
 	if (got < n && ferror(z->in)) {
 		z->ierr = errno ? errno : EIO;
 		return fail(z, "read: %s", strerror(z->ierr));

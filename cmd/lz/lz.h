@@ -36,6 +36,7 @@ struct lz {
 	FILE		*in;		/* read with fread(3); not closed */
 	int		 out;		/* write(2) here; -1 discards (-t, -l) */
 	FILE		*list;		/* lz_list(): one line per frame here */
+	struct progress	*prog;		/* input bytes read, or NULL */
 	uint64_t	 inoff;		/* bytes consumed from in */
 	uint64_t	 outoff;	/* bytes produced */
 	int		 ierr, oerr;

@@ -16,6 +16,7 @@
 #include <lz4.h>
 
 #include "opt.h"
+#include "progress.h"
 #include "util.h"
 #include "version.h"
 #include "lz.h"
@@ -88,6 +89,8 @@ struct cli {
 	struct lz_opts	 o;
 	int		 mode;		/* enum mode */
 	int		 force;
+	int		 to_stdout;	/* -c */
+	int		 progress;	/* 1, 0, -1: first in a pipeline on a tty */
 	const char	*outpath;
 };
 
@@ -153,7 +156,7 @@ static const struct opt options[] = {
 	    "a checksum after each block"),
 	OPT_FLAG(0, "no-block-checksum", F(o.block_crc), 0,
 	    "no block checksums (lz4's default bytes)"),
-	OPT_FLAG('c', "stdout", F(force), 1,
+	OPT_FLAG('c', "stdout", F(to_stdout), 1,
 	    "write to stdout, even a terminal"),
 	OPT_FLAG(0, "content-size", F(o.content_size), 1,
 	    "the input size in the frame header"),
@@ -166,12 +169,45 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "no-frame-crc", F(o.content_crc), 0,
 	    "no content checksum"),
 	OPT_STR('o', NULL, "FILE", F(outpath), "write to FILE"),
+	OPT_FLAG(0, "progress", F(progress), 1,
+	    "progress on stderr (default: if it is a terminal)"),
+	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
 	OPT_NUM('T', "threads", "N", F(o.threads), 0, 256,
 	    "worker threads (default: one per processor)"),
 	OPT_FLAG('t', "test", F(mode), TEST, "test the input, write nothing"),
 	OPT_FLAG('z', "compress", F(mode), COMPRESS, "compress"),
 	OPT_TABLE_END
 };
+
+/*
+ * As lz4(1): with a file operand and no -o or -c, on a terminal, write
+ * FILE.lz4, or FILE for FILE.lz4 with -d; otherwise stdout.  Returns the
+ * path, in buf, or NULL for stdout.
+ */
+static const char *
+auto_output(const struct cli *c, int argc, char *argv[], char *buf,
+    size_t len)
+{
+	const char	*in;
+	size_t		 n;
+
+	if (argc != 1 || c->to_stdout || !isatty(STDOUT_FILENO) ||
+	    (c->mode != COMPRESS && c->mode != DECOMPRESS) ||
+	    strcmp(argv[0], "-") == 0)
+		return NULL;
+	in = argv[0];
+	n = strlen(in);
+	if (c->mode == COMPRESS) {
+		if ((size_t)snprintf(buf, len, "%s.lz4", in) >= len)
+			errx(2, "%s: name too long", in);
+		return buf;
+	}
+	if (n <= 4 || strcmp(in + n - 4, ".lz4") != 0)
+		errx(2, "%s: no .lz4 suffix to take off for the output's name "
+		    "(use -o or -c)", in);
+	snprintf(buf, len, "%.*s", (int)(n - 4), in);
+	return buf;
+}
 
 /*
  * lz: compress a file or stdin to the LZ4 frame format on stdout, or
@@ -181,14 +217,16 @@ int
 main(int argc, char *argv[])
 {
 	static struct cli c = { .o = { .level = 1, .accel = 1, .block_id = 7,
-			    .threads = -1, .content_crc = 1, .block_crc = 1 } };
+			    .threads = -1, .content_crc = 1, .block_crc = 1 },
+			    .progress = -1 };
 	static char	 version[128];
 	static const struct opt_prog prog = {
 		.name = "lz",
 		.usage = "usage: lz [-cdfltz] [-# | --fast[=N]] [-B4|5|6|7] "
 		    "[-o file] [-T threads]\n"
-		    "          [--content-size] [--no-block-checksum] "
-		    "[--no-frame-crc] [file]\n",
+		    "          [--content-size] [--[no-]progress] "
+		    "[--no-block-checksum]\n"
+		    "          [--no-frame-crc] [file]\n",
 		.about = "LZ4 frame format compression, interoperable with "
 		    "lz4(1).\n-1 (the default) to -12 set the level.",
 		.version = version,
@@ -202,6 +240,7 @@ main(int argc, char *argv[])
 	enum mode	 mode;
 	const char	*inname = "stdin", *outname = "stdout";
 	const char	*outpath;
+	char		 outbuf[PATH_MAX];
 	int64_t		 insize = -1;
 	int		 i, force, rc;
 
@@ -210,12 +249,13 @@ main(int argc, char *argv[])
 	argc = take_levels(argc, argv, o);
 	i = opt_parse(&prog, argc, argv);
 	mode = c.mode;
-	force = c.force;
-	outpath = c.outpath;
+	force = c.force || c.to_stdout;
 	argc -= i;
 	argv += i;
-	if (argc > 1 || (outpath != NULL && (mode == TEST || mode == LIST)))
+	if (argc > 1 || (c.outpath != NULL && (mode == TEST || mode == LIST)))
 		opt_usage(&prog);
+	outpath = c.outpath != NULL ? c.outpath : auto_output(&c, argc, argv,
+	    outbuf, sizeof(outbuf));
 	if (o->threads <= 0)
 		o->threads = default_threads(mode);
 
@@ -243,6 +283,11 @@ main(int argc, char *argv[])
 		errx(1, "refusing to write compressed data to a terminal "
 		    "(use -f)");
 
+	if (mode != LIST &&
+	    (z.prog = progress_new("lz", NULL, c.progress)) == NULL)
+		err(1, NULL);
+	if (insize >= 0)
+		progress_total(z.prog, 0, 0, (uint64_t)insize);
 	switch (mode) {
 	case COMPRESS:
 		rc = lz_compress(&z, insize);
@@ -256,6 +301,7 @@ main(int argc, char *argv[])
 		break;
 	}
 	if (rc == -1) {
+		progress_clear(z.prog);
 		report(&z, inname, outname);
 		if (outpath != NULL)
 			lz_outfile_abort(&of);
@@ -263,6 +309,8 @@ main(int argc, char *argv[])
 	}
 	if (outpath != NULL && lz_outfile_commit(&of) == -1)
 		err(1, "%s", outpath);
+	progress_done(z.prog);
+	progress_free(z.prog);
 	if (stdout_finish() == -1)
 		err(1, "stdout");
 	return 0;

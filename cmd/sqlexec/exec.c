@@ -488,8 +488,9 @@ summary(struct dispatch *d, double secs)
 	struct sx	*x = d->x;
 	struct buf	 b = BUF_INIT;
 
-	buf_addf(&b, "%s: %" PRIu64 " statements, %" PRIu64 " rows affected, ",
-	    getprogname(), x->nstmts, x->rows);
+	buf_addf(&b, "%s: %" PRIu64 " %s, %" PRIu64 " %s affected, ",
+	    getprogname(), x->nstmts, x->nstmts == 1 ? "statement" :
+	    "statements", x->rows, x->rows == 1 ? "row" : "rows");
 	add_bytes(&b, (double)x->bytes);
 	buf_addf(&b, " in %.2f s", secs);
 	if (secs > 0) {
@@ -660,7 +661,7 @@ sx_run(int fd, const struct sx_opts *o)
 	    x.interrupted == 0;
 	/* Input that never was a stream: its one error line says it all. */
 	started = frame_reader_totals(r)->frames > 0;
-	if (!o->dry_run && started)
+	if (!o->dry_run && started && (!o->quiet || !ok))
 		summary(&d, now() - t0);
 	if (!o->dry_run && !ok && ((started && (rc != 0 || x.err.msg != NULL))
 	    || x.interrupted != 0))

@@ -40,6 +40,8 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "progress", F(progress), 1,
 	    "progress on stderr (default: if it is a terminal)"),
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_FLAG('q', "quiet", F(quiet), 1,
+	    "no summary line unless something failed"),
 	OPT_NUM(0, "skip-to", "N", F(skip_to), 0, LLONG_MAX,
 	    "resume after statement N"),
 	OPT_FLAG(0, "strict", F(strict), 1,
@@ -58,7 +60,7 @@ static struct sx_opts the_opts = {
 static const struct opt_prog prog = {
 	.name = "sqlexec",
 	.usage = "usage: sqlexec " CONN_USAGE "\n"
-	    "\t[-fnV] [-j jobs] [--commit-every bytes] [--skip-to N] [--strict]\n"
+	    "\t[-CfnqV] [-j jobs] [--commit-every bytes] [--skip-to N] [--strict]\n"
 	    "\t[--no-binlog] [--keep-checks] [--progress] [--batch-bytes bytes]\n"
 	    "\t[--default-character-set charset] [[-D] database]\n",
 	.about = "Execute a statement stream (sqlsplit's output) on a server.",
@@ -90,8 +92,8 @@ main(int argc, char *argv[])
 	if (!o->dry_run) {
 		if (conn_opts_check(&o->conn, &errstr) == -1)
 			errx(2, "%s", errstr);
-		if (conn_opts_finish(&o->conn) == -1)
-			err(2, "password");
+		if (conn_opts_finish(&o->conn, &errstr) == -1)
+			errx(2, "%s", errstr);
 	}
 	r = sx_run(STDIN_FILENO, o);
 	conn_opts_clear(&o->conn);

@@ -53,6 +53,7 @@ struct sx_opts {
 	int		 keep_checks;	/* no FOREIGN_KEY_CHECKS/UNIQUE_CHECKS=0 */
 	int		 progress;	/* 1 on, 0 off, -1 if stderr is a tty */
 	int		 verbose;
+	int		 quiet;		/* -q: no summary unless something failed */
 };
 
 /* What a statement may do (classify.c). */

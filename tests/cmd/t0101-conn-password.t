@@ -26,8 +26,8 @@ wait_for() {
 setsid -w conntest --no-defaults -u$U -p -S "$RP_SOCK" -e "SELECT 1" \
     </dev/null >out 2>err
 is $? 1 "-p without a terminal: exit 1"
-is "$(cat err)" "conntest: -p: no terminal to ask for the password on" \
-    "-p without a terminal: says why"
+is "$(cat err)" "conntest: -p: no terminal to ask for the password on: put it in an option file ([client] password=...) or in MYSQL_PWD" \
+    "-p without a terminal: says why, and what to do instead"
 
 # With a terminal: script(1) gives conntest a pty.  The password is typed
 # only once the prompt shows (echo is off by then), through a fifo.
@@ -42,8 +42,10 @@ if command -v script >/dev/null && command -v mkfifo >/dev/null; then
 		    /dev/null <tty.in >tty.out 2>&1 &
 		spid=$!
 		exec 3>tty.in
-		wait_for grep -q 'Enter password: ' tty.out
+		wait_for grep -q 'password for ' tty.out
 		ok $? "-p ($try): prompt shown"
+		like "$(cat tty.out)" "^conntest: password for $U@localhost: " \
+		    "-p ($try): the prompt names the program, user and host"
 		printf '%s\n' "$typed" >&3
 		exec 3>&-
 		wait $spid
@@ -56,11 +58,47 @@ if command -v script >/dev/null && command -v mkfifo >/dev/null; then
 			like "$(cat tty.out)" "\(1045, 28000\)" "-p ($try): access denied"
 		fi
 		grep -q "$typed" tty.out; isnt $? 0 "-p ($try): password not echoed"
-		[ $(grep -c 'Enter password' tty.out) -eq 1 ]; ok $? "-p ($try): asked once"
+		[ $(grep -c 'password for' tty.out) -eq 1 ]; ok $? "-p ($try): asked once"
 	done
 else
-	for i in 1 2 3 4 5 6 7 8 9 10; do ok 0 "# SKIP no script(1)"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do ok 0 "# SKIP no script(1)"; done
 fi
+
+# Two programs of one pipeline that both ask: one prompt at a time (the
+# second waits for the first's lock on the terminal, as /proc/locks
+# shows), each with echo off, each naming its user.
+U2=t0101user2
+sql -e "DROP USER IF EXISTS '$U2'@'localhost'; CREATE USER '$U2'@'localhost' IDENTIFIED BY '$PW'"
+if command -v script >/dev/null && command -v mkfifo >/dev/null &&
+    [ -r /proc/locks ]; then
+	rm -f tty.in tty.out; mkfifo tty.in
+	setsid -w script -qec "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()' | conntest --no-defaults -u$U2 -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'; echo; cat /dev/null" \
+	    /dev/null <tty.in >tty.out 2>&1 &
+	spid=$!
+	exec 3>tty.in
+	wait_for grep -q 'password for ' tty.out
+	ok $? "pipeline: a first prompt"
+	wait_for grep -q -- '-> FLOCK' /proc/locks
+	ok $? "pipeline: the other program waits for the terminal's lock"
+	is "$(grep -c 'password for' tty.out)" 1 "pipeline: one prompt at a time"
+	printf '%s\n' "$PW" >&3
+	n=0
+	until [ "$(grep -o 'password for' tty.out | wc -l)" -ge 2 ] ||
+	    [ $n -ge 300 ]; do n=$((n + 1)); sleep 0.1; done
+	is "$(grep -o 'password for' tty.out | wc -l | tr -d ' ')" 2 \
+	    "pipeline: then the second prompt"
+	printf '%s\n' "$PW" >&3
+	exec 3>&-
+	wait $spid
+	is $? 0 "pipeline: both connected"
+	like "$(cat tty.out)" "$U2@localhost" "pipeline: the second connected as its user"
+	like "$(cat tty.out)" "conntest: password for $U@localhost: " "pipeline: prompt for $U"
+	like "$(cat tty.out)" "conntest: password for $U2@localhost: " "pipeline: prompt for $U2"
+	grep -q "$PW" tty.out; isnt $? 0 "pipeline: no password echoed"
+else
+	for i in 1 2 3 4 5 6 7 8; do ok 0 "# SKIP no script(1) or /proc/locks"; done
+fi
+sql -e "DROP USER '$U2'@'localhost'"
 
 # -pSECRET: overwritten in argv while the program runs.
 conntest --no-defaults -u$U -p$PW -S "$RP_SOCK" -e "SELECT SLEEP(3)" >/dev/null 2>err &

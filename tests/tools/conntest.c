@@ -128,17 +128,15 @@ main(int argc, char *argv[])
 		    { conn_options, &a.co, "Connection options" } },
 	};
 	struct conn_opts	*co = &a.co;
+	const char		*errstr;
 	char			 ebuf[512];
 	MYSQL			*m;
 	int			 r;
 
 	if (opt_parse(&prog, argc, argv) != argc || a.query == NULL)
 		opt_usage(&prog);
-	if (conn_opts_finish(co) == -1) {
-		if (errno == ENOTTY)
-			errx(1, "-p: no terminal to ask for the password on");
-		err(1, "-p: cannot ask for the password");
-	}
+	if (conn_opts_finish(co, &errstr) == -1)
+		errx(1, "%s", errstr);
 	if (a.threads > 0) {
 		r = run_threads(co, a.db, a.query, a.threads);
 		conn_opts_clear(co);
