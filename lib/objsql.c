@@ -131,6 +131,62 @@ emit_text(struct objsql *x, int role, const char *text)
 	return emit(x, role, 0);
 }
 
+/*
+ * The settings of mysqldump's dump header (client/mysqldump.c,
+ * write_header()), each saving the old value in @OLD_*, plus MariaDB's
+ * CHECK_CONSTRAINT_CHECKS (rows that passed their CHECKs once load again,
+ * even if a CHECK depends on the time) and MAX_STATEMENT_TIME (none).
+ * The time zone statement comes after SET NAMES; see objsql_session().
+ */
+static const char *const session_before_tz[] = {
+	"/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, "
+	    "SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */",
+	"/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */",
+	"/*!40101 SET @OLD_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS */",
+	"/*!40101 SET @OLD_COLLATION_CONNECTION=@@COLLATION_CONNECTION */",
+	"/*!40101 SET NAMES utf8mb4 */"
+};
+static const char *const session_after_tz[] = {
+	"/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, UNIQUE_CHECKS=0 */",
+	"/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, "
+	    "FOREIGN_KEY_CHECKS=0 */",
+	"/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, SQL_NOTES=0 */",
+	"/*!100201 SET @OLD_CHECK_CONSTRAINT_CHECKS="
+	    "@@CHECK_CONSTRAINT_CHECKS, CHECK_CONSTRAINT_CHECKS=0 */",
+	"/*!100108 SET @OLD_MAX_STATEMENT_TIME=@@MAX_STATEMENT_TIME, "
+	    "MAX_STATEMENT_TIME=0 */"
+};
+
+int
+objsql_session(struct objsql *x, const char *tz, objsql_cb cb, void *arg)
+{
+	size_t	 i;
+
+	if (tz == NULL || *tz == '\0')
+		tz = "+00:00";
+	if (strlen(tz) > 64 || strspn(tz, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/+-:") != strlen(tz))
+		return xfail(x, "header: unusable time_zone");
+	x->ob = NULL;
+	x->tdb = NULL;
+	x->cb = cb;
+	x->arg = arg;
+	buf_reset(&x->b);
+	for (i = 0; i < sizeof(session_before_tz) / sizeof(*session_before_tz);
+	    i++)
+		if (emit_text(x, OBJSQL_CONTEXT, session_before_tz[i]) == -1)
+			return -1;
+	buf_addf(&x->b, "/*!40103 SET @OLD_TIME_ZONE=@@TIME_ZONE, "
+	    "TIME_ZONE='%s' */", tz);
+	if (emit(x, OBJSQL_CONTEXT, 0) == -1)
+		return -1;
+	for (i = 0; i < sizeof(session_after_tz) / sizeof(*session_after_tz);
+	    i++)
+		if (emit_text(x, OBJSQL_CONTEXT, session_after_tz[i]) == -1)
+			return -1;
+	return 0;
+}
+
 static const char *
 kind_word(int kind)
 {

@@ -83,6 +83,19 @@ void		 objsql_set_warn(struct objsql *, objsql_warn_cb, void *arg);
  */
 int		 objsql_object(struct objsql *, const struct rp_object *ob,
 		    objsql_cb cb, void *arg);
+/*
+ * The session a dump sets before its objects and rows, as mysqldump's
+ * header does: sql_mode NO_AUTO_VALUE_ON_ZERO, SET NAMES utf8mb4, the
+ * time zone tz (the stream header's time_zone, the zone TIMESTAMP values
+ * were read in; NULL or "": +00:00), unique and foreign key checks off,
+ * SQL notes off, and MariaDB's CHECK constraint checks and statement
+ * time limit off; each saves the old value in @OLD_* (for the dump's
+ * footer).  Each statement goes to cb with role OBJSQL_CONTEXT, db and
+ * obj NULL.  0, or -1: a tz that is not a zone name or offset
+ * (objsql_errstr() says so), or the callback stopped.
+ */
+int		 objsql_session(struct objsql *, const char *tz, objsql_cb cb,
+		    void *arg);
 /* Why the last call failed: "schema.name: reason", or "". */
 const char	*objsql_errstr(const struct objsql *);
 

@@ -18,6 +18,16 @@ add_clean(struct buf *b, const char *s)
 		buf_addc(b, *s >= 0x20 && *s < 0x7f ? *s : '?');
 }
 
+/* A statement of the session header (lib/objsql). */
+static int
+session_stmt(void *arg, const struct objsql_stmt *os)
+{
+	struct r2s	*st = arg;
+
+	buf_add(&st->out, os->text, os->len);
+	return stmt_end(st, ";");
+}
+
 int
 do_header(struct r2s *st, const struct frame *f)
 {
@@ -26,7 +36,7 @@ do_header(struct r2s *st, const struct frame *f)
 	    "gtid_binlog_pos" };
 	struct rp_kv	 kv;
 	struct dec	 d;
-	const char	*v, *tz;
+	const char	*v, *tz, *why;
 	size_t		 i;
 
 	dec_init(&d, f->p, f->len);
@@ -41,39 +51,12 @@ do_header(struct r2s *st, const struct frame *f)
 		buf_addc(&st->out, '\n');
 	}
 	/* The zone TIMESTAMP values were read in (UTC from dbsnap). */
-	if ((tz = rp_kv_get(&kv, "time_zone")) == NULL || *tz == '\0')
-		tz = "+00:00";
-	if (strlen(tz) > 64 || strspn(tz, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/+-:") != strlen(tz))
-		return fail(st, "header: unusable time_zone");
+	tz = rp_kv_get(&kv, "time_zone");
 	buf_adds(&st->out, "\n");
-	if (stmt(st, "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, "
-	    "SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */") == -1 ||
-	    stmt(st, "/*!40101 SET @OLD_CHARACTER_SET_CLIENT="
-	    "@@CHARACTER_SET_CLIENT */") == -1 ||
-	    stmt(st, "/*!40101 SET @OLD_CHARACTER_SET_RESULTS="
-	    "@@CHARACTER_SET_RESULTS */") == -1 ||
-	    stmt(st, "/*!40101 SET @OLD_COLLATION_CONNECTION="
-	    "@@COLLATION_CONNECTION */") == -1 ||
-	    stmt(st, "/*!40101 SET NAMES utf8mb4 */") == -1)
-		return -1;
-	buf_addf(&st->out, "/*!40103 SET @OLD_TIME_ZONE=@@TIME_ZONE, "
-	    "TIME_ZONE='%s' */", tz);
-	if (stmt_end(st, ";") == -1 ||
-	    stmt(st, "/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, "
-	    "UNIQUE_CHECKS=0 */") == -1 ||
-	    stmt(st, "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS="
-	    "@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */") == -1 ||
-	    stmt(st, "/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, "
-	    "SQL_NOTES=0 */") == -1 ||
-	    /* MariaDB: rows that passed their CHECKs once load again even if
-	     * a CHECK depends on the time; no statement timeout. */
-	    stmt(st, "/*!100201 SET @OLD_CHECK_CONSTRAINT_CHECKS="
-	    "@@CHECK_CONSTRAINT_CHECKS, CHECK_CONSTRAINT_CHECKS=0 */") == -1 ||
-	    stmt(st, "/*!100108 SET @OLD_MAX_STATEMENT_TIME="
-	    "@@MAX_STATEMENT_TIME, MAX_STATEMENT_TIME=0 */") == -1)
-		return -1;
-	return 0;
+	if (objsql_session(st->objs, tz, session_stmt, st) == 0)
+		return 0;
+	why = objsql_errstr(st->objs);
+	return *why != '\0' ? fail(st, "%s", why) : -1;
 }
 
 int
