@@ -572,6 +572,25 @@ report_end(struct sx *x, struct frame_reader *r, int input_err)
 		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
 }
 
+/* For load.c, the snapshot-stream path. */
+double
+sx_now(void)
+{
+	return now();
+}
+
+void
+sx_add_bytes(struct buf *b, double v)
+{
+	add_bytes(b, v);
+}
+
+void
+sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
+{
+	report_end(x, r, input_err);
+}
+
 int
 sx_run(int fd, const struct sx_opts *o)
 {

@@ -164,6 +164,15 @@ int	 sx_creates_temporary(const struct rp_stmt *);
 
 /* exec.c */
 int	 sx_run(int fd, const struct sx_opts *);
+/* CLOCK_MONOTONIC in seconds. */
+double	 sx_now(void);
+/* "512 B", "3.1 KiB", "47.0 MiB", "2.30 GiB" to b. */
+void	 sx_add_bytes(struct buf *, double);
+/*
+ * How a run ended, if not well, on stderr: an interrupt, the input's
+ * fault (input_err 1: r's error), or the first error recorded.
+ */
+void	 sx_report_end(struct sx *, struct frame_reader *r, int input_err);
 /* "schema.table" of a statement's target (or "table", or nothing) to b. */
 void	 sx_target(struct buf *b, const struct rp_stmt *);
 
@@ -187,6 +196,13 @@ int	 sx_keep_unique_checks(struct sx *, int c, const struct rp_stmt *);
 /* Is a transaction open on conn[c] (SERVER_STATUS_IN_TRANS)? */
 int	 sx_in_transaction(struct sx *, int c);
 void	 sx_unit_free(struct sx_unit *);
+/*
+ * In a worker, before committing unit u: wait until every earlier unit
+ * has committed.  1: commit now; 0: roll back, the run stopped before u.
+ */
+int	 sx_wait_turn(struct sx *, struct sx_unit *);
+/* Unit u failed: it and every later unit roll back, the run stops. */
+void	 sx_fail_unit(struct sx *, struct sx_unit *);
 /* Record an error message for statement no; the lowest no wins. */
 void	 sx_set_error(struct sx *, uint64_t no, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));

@@ -366,6 +366,18 @@ wait_turn(struct sx *x, struct sx_unit *u)
 	return go;
 }
 
+int
+sx_wait_turn(struct sx *x, struct sx_unit *u)
+{
+	return wait_turn(x, u);
+}
+
+void
+sx_fail_unit(struct sx *x, struct sx_unit *u)
+{
+	fail_unit(x, u);
+}
+
 static int	run_txn(struct sx *, int, struct sx_unit *, struct pass *,
 		    uint64_t *);
 
