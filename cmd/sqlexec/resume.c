@@ -18,13 +18,15 @@ sx_print_resume(struct sx *x)
 	pthread_mutex_lock(&x->mu);
 	n = x->done_no;
 	pthread_mutex_unlock(&x->mu);
+	/* a snapshot stream's positions are its frames (load.c) */
 	if (n == 0)
-		sx_report(x, "no statement is committed; run the same input "
-		    "again to restore it");
+		sx_report(x, "no %s is committed; run the same input "
+		    "again to restore it", x->by_frame ? "frame" : "statement");
 	else if (n == 1)
-		sx_report(x, "statement 1 is committed; resume with "
-		    "--skip-to 1");
+		sx_report(x, "%s 1 is committed; resume with --skip-to 1",
+		    x->by_frame ? "frame" : "statement");
 	else
-		sx_report(x, "statements 1-%" PRIu64 " are committed; resume "
-		    "with --skip-to %" PRIu64, n, n);
+		sx_report(x, "%s 1-%" PRIu64 " are committed; resume with "
+		    "--skip-to %" PRIu64, x->by_frame ? "frames" :
+		    "statements", n, n);
 }

@@ -8,7 +8,9 @@
  * connection, or be skipped), exec.c (the dispatcher that reads frames and
  * orders the work), worker.c (connections, round trips, ordered commits),
  * intr.c (SIGINT and SIGTERM: KILL QUERY, roll back, stop), warn.c (server
- * warnings), resume.c (the committed prefix and how to resume after it).
+ * warnings), resume.c (the committed prefix and how to resume after it);
+ * load.c and bulk.c (load.h): snapshot streams, rows through the bulk
+ * prepared INSERT.
  *
  * The ordering model, in one paragraph.  INSERT statements between two
  * barriers are cut into "units" of about --commit-every bytes of
@@ -51,6 +53,8 @@ struct sx_opts {
 	int		 dry_run;	/* print the plan on stdout, no server */
 	int		 no_binlog;	/* SET sql_log_bin=0 */
 	int		 keep_checks;	/* no FOREIGN_KEY_CHECKS/UNIQUE_CHECKS=0 */
+	int		 no_create;	/* snapshot streams: rows only */
+	int		 no_bulk;	/* rows as INSERT text, no bulk execute */
 	int		 progress;	/* 1 on, 0 off, -1 if stderr is a tty */
 	int		 verbose;
 	int		 quiet;		/* -q: no summary unless something failed */
@@ -88,6 +92,7 @@ struct sx_unit {
 	uint64_t	 seq;		/* 1, 2, ... in input order */
 	uint64_t	 end_no;	/* statements <= end_no are done with it */
 	int		 bulk;		/* first into a table: alone, unique_checks=0 */
+	struct sx_rows	*rows;		/* rows of one table (load.c), or NULL */
 	struct buf	 text;		/* texts joined by "\n;\n" */
 	struct buf	 ctx;		/* NUL-separated context strings */
 	struct sx_stmt	*st;
@@ -114,6 +119,8 @@ struct sx {
 	size_t		 max_packet;	/* server's max_allowed_packet, 0: unknown */
 	struct progress	*prog;
 	struct sx_intr	*intr;		/* NULL: signals not taken */
+	struct sx_bulk	*bulk;		/* per connection (bulk.c), or NULL */
+	int		 by_frame;	/* positions are frames (load.c) */
 
 	pthread_mutex_t	 mu;		/* everything below */
 	pthread_cond_t	 cv_work;	/* queue not empty, closed or stop */
@@ -173,6 +180,15 @@ void	 sx_add_bytes(struct buf *, double);
  * fault (input_err 1: r's error), or the first error recorded.
  */
 void	 sx_report_end(struct sx *, struct frame_reader *r, int input_err);
+
+/*
+ * load.c: run a snapshot stream (dbsnap's: objects, tables, rows) whose
+ * first frame after the header (payload hdr) is first, to its trailer;
+ * report errors, the summary and the resume point; stop the workers.
+ * t0: when the run started (sx_now()).  0, or -1 after reporting.
+ */
+int	 sx_load(struct sx *, struct frame_reader *, const struct buf *hdr,
+	    const struct frame *first, double t0);
 /* "schema.table" of a statement's target (or "table", or nothing) to b. */
 void	 sx_target(struct buf *b, const struct rp_stmt *);
 

@@ -23,7 +23,7 @@
 #include <errmsg.h>
 #include <mysqld_error.h>
 
-#include "sqlexec.h"
+#include "load.h"
 
 void
 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx)
@@ -387,6 +387,7 @@ run_unit(struct sx *x, int c, struct sx_unit *u)
 	MYSQL		*m = x->conn[c];
 	struct pass	 p;
 	uint64_t	 failed = 0;
+	size_t		 bytes;
 	int		 stopped, rc;
 
 	pthread_mutex_lock(&x->mu);
@@ -397,11 +398,17 @@ run_unit(struct sx *x, int c, struct sx_unit *u)
 	memset(&p, 0, sizeof(p));
 	if (u->bulk && !x->o->keep_checks)
 		(void)mysql_query(m, "SET SESSION unique_checks=0");
-	rc = run_txn(x, c, u, &p, &failed);
+	if (u->rows != NULL)
+		rc = sx_rows_txn(x, c, u, &p.rows, &p.warns);
+	else
+		rc = run_txn(x, c, u, &p, &failed);
 	if (u->bulk && !x->o->keep_checks)
 		(void)mysql_query(m, "SET SESSION unique_checks=1");
 	if (rc == -1)
 		return;
+	/* bytes: of statement text, or of the rows' frames */
+	bytes = u->rows != NULL ? u->rows->data.len :
+	    u->text.len - 3 * (u->n - 1);
 	/* done with m: from here on the dispatcher may use it */
 	pthread_mutex_lock(&x->mu);
 	x->committed_seq = u->seq;
@@ -411,12 +418,11 @@ run_unit(struct sx *x, int c, struct sx_unit *u)
 	x->nfailed += failed;
 	x->rows += p.rows;
 	x->nwarnings += p.warns;
-	x->bytes += u->text.len - 3 * (u->n - 1);
+	x->bytes += bytes;
 	pthread_cond_broadcast(&x->cv_commit);
 	pthread_mutex_unlock(&x->mu);
 	if (x->prog != NULL)
-		progress_add(x->prog, u->n, p.rows,
-		    u->text.len - 3 * (u->n - 1));
+		progress_add(x->prog, u->n, p.rows, bytes);
 }
 
 /* run_unit(): the transaction.  0: committed, -1: not (error recorded). */
@@ -505,6 +511,7 @@ sx_unit_free(struct sx_unit *u)
 {
 	if (u == NULL)
 		return;
+	sx_rows_free(u->rows);
 	buf_release(&u->text);
 	buf_release(&u->ctx);
 	free(u->st);

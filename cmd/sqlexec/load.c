@@ -1,0 +1,741 @@
+/*
+ * load: sqlexec's dispatcher for snapshot streams (dbsnap's output).
+ *
+ * Objects are barriers: every unit before them commits, then they run on
+ * one connection.  The rows of each table are cut into units of whole
+ * ROWS frames, about --commit-every bytes each, that the workers load in
+ * parallel and commit in order (bulk.c, worker.c).  Frames of different
+ * tables interleave in the stream, so each table has its own unit being
+ * filled; a unit's resume point is the frame before the first frame
+ * still held by an open unit, which keeps "every frame up to N is done"
+ * exact.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "objsql.h"
+#include "quote.h"
+
+struct loader {
+	struct sx	*x;
+	const struct sx_opts *o;
+	struct ld_table	**tbl;
+	size_t		 ntbl;
+	struct ld_table	*last;		/* the last one looked up */
+	uint64_t	 frame;		/* sequence number of the frame at hand */
+	uint64_t	 skipped;	/* frames skipped by --skip-to */
+	uint64_t	 objects;	/* objects created */
+	uint64_t	 tables;	/* tables whose rows ended */
+	uint64_t	 tot_rows;	/* the stream's estimate so far */
+	uint64_t	 dry_seq;
+	const char	*time_zone;	/* the header's */
+	struct objsql	*objs;		/* objects as rows2sql's SQL has them */
+	char		*db;		/* connection 1's database (USE) */
+	int		 nconn;		/* connections a statement runs on */
+	int		 history;	/* system_versioning_insert_history set */
+	int		 text;		/* no bulk execute: INSERT text */
+};
+
+static void
+ld_table_free(struct ld_table *t)
+{
+	if (t == NULL)
+		return;
+	rp_table_free(t->t);
+	free(t->name);
+	buf_release(&t->insert);
+	buf_release(&t->prefix);
+	free(t->emit);
+	free(t->bind);
+	free(t->cols);
+	sx_unit_free(t->open);
+	free(t);
+}
+
+static struct ld_table *
+table_find(struct loader *l, uint64_t id)
+{
+	size_t	 i;
+
+	if (l->last != NULL && l->last->t->id == id)
+		return l->last;
+	for (i = 0; i < l->ntbl; i++)
+		if (l->tbl[i]->t->id == id)
+			return l->last = l->tbl[i];
+	return NULL;
+}
+
+/* "frame N at offset O: " and the message, as the run's error. */
+static int
+frame_error(struct loader *l, const struct frame *f, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+frame_error(struct loader *l, const struct frame *f, const char *fmt, ...)
+{
+	struct buf	 b = BUF_INIT;
+	va_list		 ap;
+
+	buf_addf(&b, "frame %" PRIu64 " at offset %" PRIu64 ": ", f->seq,
+	    f->offset);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	sx_set_error(l->x, f->seq, "%s", b.p);
+	buf_release(&b);
+	return -1;
+}
+
+static const char *
+kind_name(int kind)
+{
+	static const char *const names[] = { NULL, "database", "table",
+	    "view", "procedure", "function", "trigger", "event", "sequence" };
+
+	if (kind > 0 && kind < (int)(sizeof(names) / sizeof(names[0])))
+		return names[kind];
+	return "object";
+}
+
+static const char *
+role_name(int role)
+{
+	switch (role) {
+	case OBJSQL_USE:	return "USE";
+	case OBJSQL_DROP:	return "DROP";
+	case OBJSQL_CREATE:	return "CREATE";
+	case OBJSQL_STATE:	return "SETVAL";
+	default:		return "session context";
+	}
+}
+
+/*
+ * Running lib/objsql's statements: on l->nconn connections, every result
+ * drained, committed if left open; warnings counted once and shown as
+ * warn.c does.  0, or -1 with the error recorded (with --force, a failed
+ * object is reported and counted and the run goes on).
+ */
+
+/* "frame N: view s.v: CREATE" or "session: SET ...", for messages. */
+static void
+stmt_where(struct buf *b, const struct loader *l,
+    const struct objsql_stmt *os, int c)
+{
+	if (os->obj != NULL)
+		buf_addf(b, "frame %" PRIu64 ": %s %s.%s: %s", l->frame,
+		    kind_name(os->obj->kind), os->obj->schema, os->obj->name,
+		    role_name(os->role));
+	else
+		buf_addf(b, "session: %s", os->text);
+	if (c > 0)
+		buf_addf(b, " on connection %d", c + 1);
+}
+
+/*
+ * os on conn[c], every result drained; *warns: its warnings.  0, or -1
+ * (a server error on m, or interrupted: *m NULL).
+ */
+static int
+run_on(struct sx *x, int c, const struct objsql_stmt *os, unsigned *warns)
+{
+	MYSQL		*m = x->conn[c];
+	MYSQL_RES	*res;
+	int		 rc;
+
+	*warns = 0;
+	if (sx_conn_begin(x, c) == -1)
+		return -1;
+	if ((rc = mysql_real_query(m, os->text, os->len)) == 0) {
+		do {
+			if ((res = mysql_store_result(m)) != NULL)
+				mysql_free_result(res);
+			*warns += mysql_warning_count(m);
+		} while ((rc = mysql_next_result(m)) == 0);
+		rc = rc > 0;
+	}
+	sx_conn_end(x, c);
+	if (rc == 0 && mysql_commit(m) != 0)
+		rc = 1;
+	return rc == 0 ? 0 : -1;
+}
+
+static int
+run_stmt(void *arg, const struct objsql_stmt *os)
+{
+	struct loader	*l = arg;
+	struct sx	*x = l->x;
+	struct buf	 b = BUF_INIT;
+	MYSQL		*m;
+	unsigned	 w;
+	int		 c, rc;
+
+	if (os->role == OBJSQL_USE && l->db != NULL &&
+	    strcmp(l->db, os->db) == 0)
+		return 0;
+	for (c = 0; c < l->nconn; c++) {
+		m = x->conn[c];
+		if (run_on(x, c, os, &w) == 0) {
+			if (w == 0 || c > 0)
+				continue;	/* every connection: count once */
+			pthread_mutex_lock(&x->mu);
+			x->nwarnings += w;
+			pthread_mutex_unlock(&x->mu);
+			if (x->interrupted || !sx_warn_wanted(x))
+				continue;
+			stmt_where(&b, l, os, c);
+			rc = sx_warn(x, m, w, l->frame, b.p);
+			buf_release(&b);
+			if (rc == -1)
+				return -1;	/* --strict */
+			if (rc == 1)
+				x->nfailed++;	/* --strict --force */
+			continue;
+		}
+		if (x->interrupted)
+			return -1;
+		stmt_where(&b, l, os, c);
+		buf_addf(&b, ": ERROR %u (%s): %s", mysql_errno(m),
+		    mysql_sqlstate(m), mysql_error(m));
+		if (x->o->force && os->obj != NULL &&
+		    !sx_fatal_errno(mysql_errno(m))) {
+			sx_report(x, "%s", b.p);
+			x->nfailed++;
+			buf_release(&b);
+			return 0;
+		}
+		sx_set_error(x, l->frame, "%s", b.p);
+		buf_release(&b);
+		return -1;
+	}
+	if (os->role == OBJSQL_USE) {
+		free(l->db);
+		l->db = strdup(os->db);
+	}
+	if (os->role == OBJSQL_CREATE)
+		l->objects++;
+	return 0;
+}
+
+/*
+ * The session rows2sql's SQL sets (its dump header, lib/objsql), on every
+ * connection; then sqlexec's own rule: unique_checks stays 1 (exec.c).
+ */
+static int
+session(struct loader *l)
+{
+	struct objsql_stmt os;
+	const char	*why;
+
+	l->nconn = l->x->nconn;
+	if (objsql_session(l->objs, l->time_zone, run_stmt, l) == -1) {
+		why = objsql_errstr(l->objs);
+		if (*why != '\0')
+			sx_set_error(l->x, 0, "%s", why);
+		return -1;
+	}
+	memset(&os, 0, sizeof(os));
+	os.text = "SET SESSION unique_checks=1";
+	os.len = strlen(os.text);
+	os.role = OBJSQL_CONTEXT;
+	return run_stmt(l, &os);
+}
+
+static int
+header(struct loader *l, const struct buf *hdr)
+{
+	struct rp_kv	 kv;
+	struct dec	 d;
+	const char	*tz;
+
+	dec_init(&d, hdr->p, hdr->len);
+	if (hdr->len == 0 || dec_kv(&d, &kv) == -1) {
+		sx_set_error(l->x, 0, "corrupt header frame");
+		return -1;
+	}
+	if ((tz = rp_kv_get(&kv, "time_zone")) == NULL)
+		tz = "";
+	if ((l->time_zone = strdup(tz)) == NULL) {
+		sx_set_error(l->x, 0, "%s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The resume point once unit u (of table t, being queued now) commits:
+ * the frame before the first frame any other table's open unit holds,
+ * or the frame at hand.  Monotonic: open units only ever start later.
+ */
+static uint64_t
+end_point(struct loader *l, const struct ld_table *t)
+{
+	uint64_t	 e = l->frame;
+	size_t		 i;
+
+	for (i = 0; i < l->ntbl; i++)
+		if (l->tbl[i] != t && l->tbl[i]->open != NULL &&
+		    l->tbl[i]->open->rows->first_frame - 1 < e)
+			e = l->tbl[i]->open->rows->first_frame - 1;
+	return e;
+}
+
+/* Queue the unit table t is filling. */
+static void
+unit_push(struct loader *l, struct ld_table *t)
+{
+	struct sx_unit	*u = t->open;
+	struct buf	 b = BUF_INIT;
+	int		 bulk;
+
+	if (u == NULL)
+		return;
+	t->open = NULL;
+	u->end_no = end_point(l, t);
+	/*
+	 * Not the statement path's first unit alone with unique_checks=0
+	 * (exec.c): MariaDB's bulk load of an empty table (MDEV-24818) cost
+	 * the server more CPU than row inserts did for bulk executes here
+	 * (1.74 s against 0.61 s, 200000 rows as one unit), and without it
+	 * every unit can run in parallel.
+	 */
+	t->nunits++;
+	bulk = u->bulk = 0;
+	if (l->o->dry_run) {
+		sx_rows_where(&b, u);
+		printf("unit %" PRIu64 ": %s, %zu bytes: one transaction%s\n",
+		    ++l->dry_seq, b.p, u->rows->data.len, bulk ?
+		    ", alone (first into a table: bulk)" : "");
+		buf_release(&b);
+		sx_unit_free(u);
+		return;
+	}
+	if (bulk)
+		sx_drain(l->x);
+	sx_push(l->x, u);		/* the workers' now */
+	if (bulk)
+		sx_drain(l->x);
+}
+
+static void
+push_all(struct loader *l)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->ntbl; i++)
+		unit_push(l, l->tbl[i]);
+}
+
+/* Wait for everything queued; frames before this one are done. */
+static int
+barrier(struct loader *l)
+{
+	struct sx	*x = l->x;
+
+	push_all(l);
+	if (l->o->dry_run)
+		return 0;
+	if (sx_drain(x) == -1)
+		return -1;
+	if (l->frame - 1 > x->done_no)
+		x->done_no = l->frame - 1;
+	return 0;
+}
+
+static int
+object(struct loader *l, const struct frame *f)
+{
+	struct rp_object ob;
+	const char	*why;
+
+	if (dec_object(f, &ob) == -1)
+		return frame_error(l, f, "corrupt object frame");
+	if (f->seq <= l->o->skip_to)
+		return 0;
+	if (barrier(l) == -1)
+		return -1;
+	if (l->o->dry_run) {
+		printf("frame %" PRIu64 ": %s %s.%s: barrier\n", f->seq,
+		    kind_name(ob.kind), ob.schema, ob.name);
+		return 0;
+	}
+	l->nconn = 1;
+	if (objsql_object(l->objs, &ob, run_stmt, l) == -1) {
+		why = objsql_errstr(l->objs);
+		return *why != '\0' ? frame_error(l, f, "%s", why) : -1;
+	}
+	l->x->done_no = f->seq;
+	return 0;
+}
+
+/*
+ * How a column's values are bound (bulk.c).  Integers and FLOAT/DOUBLE
+ * as numbers (the server then skips converting their text: measured 9 %
+ * less server CPU on the bench table, and exact: the same integer, the
+ * same correctly rounded double); temporals stay text (as MYSQL_TIME
+ * they measured no cheaper); INET6 and UUID as text (as binary strings
+ * they would be taken for their 16-byte binary form); everything else
+ * as the bytes.
+ */
+static enum ld_bind
+bind_kind(const struct rp_column *c)
+{
+	if (c->flags & COL_NUMERIC) {
+		switch (c->type) {
+		case MYSQL_TYPE_TINY:
+		case MYSQL_TYPE_SHORT:
+		case MYSQL_TYPE_INT24:
+		case MYSQL_TYPE_LONG:
+		case MYSQL_TYPE_LONGLONG:
+			return c->flags & COL_UNSIGNED ? LB_UINT : LB_INT;
+		case MYSQL_TYPE_FLOAT:
+		case MYSQL_TYPE_DOUBLE:
+			return LB_DOUBLE;
+		default:
+			break;
+		}
+	}
+	if (c->coltype != NULL && (strncmp(c->coltype, "inet", 4) == 0 ||
+	    strncmp(c->coltype, "uuid", 4) == 0))
+		return LB_TEXT;
+	return LB_BINARY;
+}
+
+/* The INSERT of t: every column but the generated ones, by name. */
+static int
+table_setup(struct ld_table *t)
+{
+	const struct rp_table *rt = t->t;
+	const struct rp_column *c;
+	size_t		 i, n = 0;
+
+	if ((t->emit = calloc(rt->ncols, sizeof(*t->emit))) == NULL ||
+	    (t->bind = calloc(rt->ncols, sizeof(*t->bind))) == NULL ||
+	    (t->cols = calloc(rt->ncols, sizeof(*t->cols))) == NULL)
+		return -1;
+	buf_addf(&t->prefix, "INSERT INTO ");
+	quote_ident2(&t->prefix, rt->schema, rt->name);
+	buf_adds(&t->prefix, " (");
+	for (i = 0; i < rt->ncols; i++) {
+		c = &rt->cols[i];
+		/* system-versioning's row start and end are loaded too */
+		if ((c->flags & COL_GENERATED) &&
+		    !(c->flags & (COL_ROW_START | COL_ROW_END)))
+			continue;
+		if (n > 0)
+			buf_addc(&t->prefix, ',');
+		quote_ident(&t->prefix, c->name, strlen(c->name));
+		t->cols[i].emit = 1;
+		sqlval_col_setup(&t->cols[i], c, 1);
+		t->bind[n] = bind_kind(c);
+		t->emit[n++] = i;
+	}
+	t->nemit = n;
+	buf_adds(&t->prefix, ") VALUES ");
+	buf_add(&t->insert, t->prefix.p, t->prefix.len);
+	buf_addc(&t->insert, '(');
+	for (i = 0; i < n; i++)
+		buf_adds(&t->insert, i ? ",?" : "?");
+	buf_addc(&t->insert, ')');
+	return t->prefix.err || t->insert.err ? -1 : 0;
+}
+
+static int
+versioned(const struct rp_table *rt)
+{
+	const char	*v = rp_kv_get(&rt->attrs, "versioned");
+	size_t		 i;
+
+	if (v != NULL && strcmp(v, "1") == 0)
+		return 1;
+	for (i = 0; i < rt->ncols; i++)
+		if (rt->cols[i].flags & (COL_ROW_START | COL_ROW_END))
+			return 1;
+	return 0;
+}
+
+static int
+table(struct loader *l, const struct frame *f)
+{
+	struct ld_table	*t, **nt;
+	const char	*est;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return frame_error(l, f, "%s", strerror(errno));
+	if ((t->t = dec_table(f)) == NULL) {
+		free(t);
+		return frame_error(l, f, "corrupt table frame");
+	}
+	if (table_find(l, t->t->id) != NULL) {
+		ld_table_free(t);
+		return frame_error(l, f, "table id %" PRIu64 " sent twice",
+		    t->t->id);
+	}
+	if (asprintf(&t->name, "%s.%s", t->t->schema, t->t->name) == -1)
+		t->name = NULL;
+	if (t->name == NULL || table_setup(t) == -1 ||
+	    (nt = reallocarray(l->tbl, l->ntbl + 1, sizeof(*nt))) == NULL) {
+		ld_table_free(t);
+		return frame_error(l, f, "%s", strerror(ENOMEM));
+	}
+	l->tbl = nt;
+	l->tbl[l->ntbl++] = t;
+	if ((est = rp_kv_get(&t->t->attrs, "rows_estimate")) != NULL)
+		l->tot_rows += strtoull(est, NULL, 10);
+	if (l->x->prog != NULL)
+		progress_total(l->x->prog, l->ntbl, l->tot_rows, 0);
+	/* History rows need it to be inserted with their row start and end. */
+	if (versioned(t->t) && !l->history && !l->o->dry_run) {
+		struct objsql_stmt os;
+
+		memset(&os, 0, sizeof(os));
+		os.text = "SET SESSION system_versioning_insert_history=1";
+		os.len = strlen(os.text);
+		os.role = OBJSQL_CONTEXT;
+		l->nconn = l->x->nconn;
+		if (barrier(l) == -1 || run_stmt(l, &os) == -1)
+			return -1;
+		l->history = 1;
+	}
+	return 0;
+}
+
+static struct sx_unit *
+unit_new(struct loader *l, struct ld_table *t)
+{
+	struct sx_unit	*u;
+
+	if ((u = calloc(1, sizeof(*u))) == NULL)
+		return NULL;
+	if ((u->rows = calloc(1, sizeof(*u->rows))) == NULL) {
+		free(u);
+		return NULL;
+	}
+	u->rows->t = t;
+	u->rows->first_frame = l->frame;
+	u->rows->first_row = t->rows + 1;
+	u->rows->text = l->text;
+	return u;
+}
+
+/* Append a ROWS payload to the unit of its table. */
+static int
+rows(struct loader *l, const struct frame *f)
+{
+	struct rp_rows	 rr;
+	struct ld_table	*t;
+	struct sx_rows	*r;
+	size_t		*ne;
+
+	if (dec_rows_begin(f, &rr) == -1)
+		return frame_error(l, f, "corrupt rows frame");
+	if ((t = table_find(l, rr.table_id)) == NULL)
+		return frame_error(l, f, "rows of unknown table id %" PRIu64,
+		    rr.table_id);
+	if (t->ended)
+		return frame_error(l, f, "%s: rows after the end of the "
+		    "table", t->name);
+	if (f->seq <= l->o->skip_to) {
+		t->rows += rr.nrows;
+		l->skipped++;
+		return 0;
+	}
+	if (t->open == NULL && (t->open = unit_new(l, t)) == NULL)
+		return frame_error(l, f, "%s", strerror(errno));
+	r = t->open->rows;
+	if (r->n == r->cap) {
+		if ((ne = reallocarray(r->end, r->cap ? r->cap * 2 : 8,
+		    sizeof(*ne))) == NULL)
+			return frame_error(l, f, "%s", strerror(errno));
+		r->end = ne;
+		r->cap = r->cap ? r->cap * 2 : 8;
+	}
+	buf_add(&r->data, f->p, f->len);
+	if (r->data.err)
+		return frame_error(l, f, "%s", strerror(ENOMEM));
+	r->end[r->n++] = r->data.len;
+	r->last_frame = f->seq;
+	r->nrows += rr.nrows;
+	t->rows += rr.nrows;
+	if (r->data.len >= l->o->commit_every)
+		unit_push(l, t);
+	return 0;
+}
+
+static int
+table_end(struct loader *l, const struct frame *f)
+{
+	struct ld_table	*t;
+	uint64_t	 id, n;
+
+	if (dec_table_end(f, &id, &n) == -1)
+		return frame_error(l, f, "corrupt table end frame");
+	if ((t = table_find(l, id)) == NULL)
+		return frame_error(l, f, "end of unknown table id %" PRIu64,
+		    id);
+	if (n != t->rows)
+		return frame_error(l, f, "%s: %" PRIu64 " rows announced, %"
+		    PRIu64 " received", t->name, n, t->rows);
+	t->ended = 1;
+	l->tables++;
+	if (l->x->prog != NULL)
+		progress_add(l->x->prog, 1, 0, 0);
+	unit_push(l, t);
+	return 0;
+}
+
+static int
+dispatch_frame(struct loader *l, const struct frame *f)
+{
+	l->frame = f->seq;
+	switch (f->type) {
+	case FT_OBJECT:
+		return object(l, f);
+	case FT_TABLE:
+		return table(l, f);
+	case FT_ROWS:
+		return rows(l, f);
+	case FT_TABLE_END:
+		return table_end(l, f);
+	case FT_STMT:
+		return frame_error(l, f, "a statement frame in a snapshot "
+		    "stream");
+	default:
+		return frame_error(l, f, "unexpected frame type %d", f->type);
+	}
+}
+
+static void
+summary(struct loader *l, double secs)
+{
+	struct sx	*x = l->x;
+	struct buf	 b = BUF_INIT;
+
+	buf_addf(&b, "%s: %" PRIu64 " table%s, %" PRIu64 " rows, %" PRIu64
+	    " object%s created, ", getprogname(), l->tables,
+	    l->tables == 1 ? "" : "s", x->rows, l->objects,
+	    l->objects == 1 ? "" : "s");
+	sx_add_bytes(&b, (double)x->bytes);
+	buf_addf(&b, " of rows in %.2f s", secs);
+	if (secs > 0)
+		buf_addf(&b, " (%.0f rows/s)", x->rows / secs);
+	if (l->skipped > 0)
+		buf_addf(&b, ", %" PRIu64 " frames before --skip-to",
+		    l->skipped);
+	if (x->nwarnings > 0)
+		buf_addf(&b, ", %" PRIu64 " warnings", x->nwarnings);
+	if (x->nfailed > 0)
+		buf_addf(&b, ", %" PRIu64 " objects FAILED", x->nfailed);
+	fprintf(stderr, "%s\n", b.p);
+	buf_release(&b);
+}
+
+/* Read and dispatch frames until the trailer (1), an error or a stop. */
+static int
+read_frames(struct loader *l, struct frame_reader *r, int *input_err)
+{
+	struct frame	 f;
+	enum frame_status st;
+	int		 stop;
+
+	for (;;) {
+		pthread_mutex_lock(&l->x->mu);
+		stop = l->x->stop;	/* an error, or an interrupt (intr.c) */
+		pthread_mutex_unlock(&l->x->mu);
+		if (stop)
+			return -1;
+		if ((st = frame_read(r, &f)) == FRAME_DONE)
+			return 0;
+		if (st == FRAME_ERR) {
+			*input_err = 1;
+			return -1;
+		}
+		if (dispatch_frame(l, &f) == -1)
+			return -1;
+	}
+}
+
+static void
+loader_free(struct loader *l)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->ntbl; i++)
+		ld_table_free(l->tbl[i]);
+	free(l->tbl);
+	free((char *)l->time_zone);
+	free(l->db);
+	objsql_free(l->objs);
+}
+
+int
+sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
+    const struct frame *first, double t0)
+{
+	struct loader	 l;
+	struct objsql_opts oo;
+	int		 rc = -1, input_err = 0, ok;
+	size_t		 i;
+
+	memset(&l, 0, sizeof(l));
+	l.x = x;
+	l.o = x->o;
+	x->by_frame = 1;
+	if (x->prog != NULL) {
+		/* nothing is queued yet: no worker uses it */
+		progress_free(x->prog);
+		x->prog = progress_new(getprogname(), "tables", l.o->progress);
+	}
+	memset(&oo, 0, sizeof(oo));
+	oo.no_create = l.o->no_create;
+	if ((l.objs = objsql_new(&oo)) == NULL ||
+	    (!l.o->dry_run && sx_bulk_new(x) == -1))
+		sx_set_error(x, 0, "%s", strerror(errno));
+	if (l.o->no_bulk)
+		l.text = 1;
+	else if (!l.o->dry_run && !sx_bulk_supported(x->conn[0])) {
+		l.text = 1;
+		sx_report(x, "the server has no bulk execute "
+		    "(COM_STMT_BULK_EXECUTE: MySQL, or MariaDB before 10.2): "
+		    "rows go as INSERT text");
+	}
+	if (x->err.msg == NULL && header(&l, hdr) == 0 &&
+	    (l.o->dry_run || session(&l) == 0) &&
+	    dispatch_frame(&l, first) == 0)
+		rc = read_frames(&l, r, &input_err);
+	if (rc == 0) {
+		push_all(&l);	/* tables the trailer ended without TABLE_END */
+		if (!l.o->dry_run && sx_drain(x) == 0)
+			x->done_no = l.frame;
+	} else {
+		/* What was queued commits (it is whole), the rest is dropped. */
+		for (i = 0; i < l.ntbl; i++) {
+			sx_unit_free(l.tbl[i]->open);
+			l.tbl[i]->open = NULL;
+		}
+		if (!l.o->dry_run && input_err)
+			(void)sx_drain(x);
+	}
+	if (!l.o->dry_run) {
+		sx_join_workers(x);
+		sx_bulk_free(x);
+	}
+	if (x->prog != NULL)
+		progress_clear(x->prog);
+	sx_report_end(x, r, input_err);
+	ok = rc == 0 && x->err.msg == NULL && x->nfailed == 0 &&
+	    x->interrupted == 0;
+	if (!l.o->dry_run) {
+		summary(&l, sx_now() - t0);
+		if (!ok)
+			sx_print_resume(x);
+	}
+	loader_free(&l);
+	return ok ? 0 : -1;
+}

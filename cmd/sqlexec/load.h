@@ -1,0 +1,75 @@
+/*
+ * load: sqlexec's snapshot-stream path (dbsnap's output: objects, tables
+ * and rows), shared by load.c (the dispatcher: reads the frames, creates
+ * the objects, cuts each table's rows into units) and bulk.c (the
+ * workers' side: loads a unit through the server's bulk prepared INSERT
+ * with array binding, or as INSERT text where the server has none).
+ *
+ * Positions are frame sequence numbers (rowpipe(5)): a unit holds whole
+ * ROWS frames of one table, and the resume point N means that every
+ * frame up to N is done, which the ordered commits of worker.c keep
+ * exact with any -j.
+ */
+#ifndef SQLEXEC_LOAD_H
+#define SQLEXEC_LOAD_H
+
+#include "sqlexec.h"
+#include "sqlvalue.h"
+
+/* How a column's value is bound (bulk.c). */
+enum ld_bind {
+	LB_BINARY,	/* the bytes, as a binary string (MYSQL_TYPE_BLOB) */
+	LB_TEXT,	/* text in the connection's utf8mb4 (INET6, UUID) */
+	LB_INT,		/* integer columns: MYSQL_TYPE_LONGLONG */
+	LB_UINT,	/* the same, unsigned */
+	LB_DOUBLE	/* FLOAT and DOUBLE: MYSQL_TYPE_DOUBLE */
+};
+
+/* A table of the stream, owned by the dispatcher until the run ends. */
+struct ld_table {
+	struct rp_table	*t;
+	char		*name;		/* "schema.table", for messages */
+	struct buf	 insert;	/* INSERT INTO `s`.`t` (`a`,...) VALUES (?,...) */
+	struct buf	 prefix;	/* INSERT INTO `s`.`t` (`a`,...) VALUES  */
+	size_t		*emit;		/* columns in the INSERT, by index */
+	enum ld_bind	*bind;		/* per emitted column */
+	struct sqlval_col *cols;	/* per column: literals for INSERT text */
+	size_t		 nemit;
+	uint64_t	 rows;		/* rows received */
+	uint64_t	 nunits;	/* units queued */
+	struct sx_unit	*open;		/* unit being filled, or NULL */
+	int		 ended;		/* TABLE_END seen */
+};
+
+/* The rows of a unit: whole ROWS payloads of one table. */
+struct sx_rows {
+	struct ld_table	*t;		/* borrowed from the dispatcher */
+	struct buf	 data;		/* the payloads, one after another */
+	size_t		*end;		/* end of payload i in data */
+	size_t		 n, cap;
+	uint64_t	 first_frame, last_frame;
+	uint64_t	 first_row;	/* 1-based row number in the table */
+	uint64_t	 nrows;
+	int		 text;		/* load as INSERT text (no bulk execute) */
+};
+
+/* bulk.c */
+/*
+ * Run a rows unit on conn[c] as one transaction and commit it in its
+ * turn (after every earlier unit).  *rows: rows inserted, *warns: server
+ * warnings, for the caller to count once it has committed.  0, or -1
+ * with the error recorded and the unit failed (rolled back).
+ */
+int	 sx_rows_txn(struct sx *, int c, struct sx_unit *, uint64_t *rows,
+	    uint64_t *warns);
+/* Does the server on m take COM_STMT_BULK_EXECUTE?  1 or 0. */
+int	 sx_bulk_supported(MYSQL *);
+/* Per-connection state for x's connections.  0, or -1 with errno. */
+int	 sx_bulk_new(struct sx *);
+/* Close every prepared statement; workers must be idle.  */
+void	 sx_bulk_free(struct sx *);
+void	 sx_rows_free(struct sx_rows *);
+/* "s.t: rows 1-1000 (frames 5-8)" for messages about unit u, into b. */
+void	 sx_rows_where(struct buf *, const struct sx_unit *);
+
+#endif
