@@ -31,6 +31,9 @@ struct dispatch {
 	uint64_t	 txn;		/* the input's BEGIN open: its number */
 	int		 serial;	/* one connection from here on */
 	int		 autocommit_off; /* the input said SET autocommit=0 */
+	struct buf	 header;	/* the header frame's payload */
+	int		 snapshot;	/* a snapshot stream: sx_load() ran it */
+	double		 t0;
 };
 
 static double
@@ -532,8 +535,17 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 			*input_err = 1;
 			return -1;
 		}
-		if (f.type == FT_HEADER)
+		if (f.type == FT_HEADER) {
+			buf_reset(&d->header);
+			buf_add(&d->header, f.p, f.len);
 			continue;
+		}
+		/* A snapshot stream (dbsnap's): load.c takes it from here. */
+		if (d->consumed == 0 &&
+		    (f.type == FT_OBJECT || f.type == FT_TABLE)) {
+			d->snapshot = 1;
+			return sx_load(d->x, r, &d->header, &f, d->t0);
+		}
 		if (f.type != FT_STMT) {
 			fprintf(stderr, "%s: frame %" PRIu64 " at offset %"
 			    PRIu64 ": not a statement frame (type %d): "
@@ -615,6 +627,7 @@ sx_run(int fd, const struct sx_opts *o)
 	pthread_cond_init(&x.cv_commit, NULL);
 	d.x = &x;
 	d.o = o;
+	d.t0 = t0;
 	if ((r = frame_reader_new(fd, 0)) == NULL) {
 		warn("frame reader");
 		return -1;
@@ -645,6 +658,10 @@ sx_run(int fd, const struct sx_opts *o)
 	}
 
 	rc = read_loop(&d, r, &input_err);
+	if (d.snapshot) {
+		ok = rc == 0;	/* sx_load() has reported */
+		goto done;
+	}
 	if (rc == 0 && d.txn != 0) {
 		/* As the mysql client at its end: not committed. */
 		fprintf(stderr, "%s: warning: the input ends inside the "
@@ -685,11 +702,13 @@ sx_run(int fd, const struct sx_opts *o)
 	if (!o->dry_run && !ok && ((started && (rc != 0 || x.err.msg != NULL))
 	    || x.interrupted != 0))
 		sx_print_resume(&x);
+done:
 	sx_intr_stop(&x);		/* a signal from now on: its default */
 
 	cool_all(&d);
 	free(d.warm);
 	buf_release(&d.last);
+	buf_release(&d.header);
 	progress_free(x.prog);
 	if (!o->dry_run)
 		sx_disconnect(&x);

@@ -37,6 +37,10 @@ static const struct opt options[] = {
 	    "leave foreign_key_checks and unique_checks on"),
 	OPT_FLAG(0, "no-binlog", F(no_binlog), 1,
 	    "sql_log_bin=0: the restore is not binary logged"),
+	OPT_FLAG(0, "no-bulk", F(no_bulk), 1,
+	    "snapshot streams: rows as INSERT text, no bulk execute"),
+	OPT_FLAG(0, "no-create", F(no_create), 1,
+	    "snapshot streams: load rows into existing tables"),
 	OPT_FLAG(0, "progress", F(progress), 1,
 	    "progress on stderr (default: if it is a terminal)"),
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
@@ -61,9 +65,11 @@ static const struct opt_prog prog = {
 	.name = "sqlexec",
 	.usage = "usage: sqlexec " CONN_USAGE "\n"
 	    "\t[-CfnqV] [-j jobs] [--commit-every bytes] [--skip-to N] [--strict]\n"
-	    "\t[--no-binlog] [--keep-checks] [--progress] [--batch-bytes bytes]\n"
-	    "\t[--default-character-set charset] [[-D] database]\n",
-	.about = "Execute a statement stream (sqlsplit's output) on a server.",
+	    "\t[--no-binlog] [--keep-checks] [--no-bulk] [--no-create] [--progress]\n"
+	    "\t[--batch-bytes bytes] [--default-character-set charset]\n"
+	    "\t[[-D] database]\n",
+	.about = "Execute a statement stream (sqlsplit's output) or load a snapshot\n"
+	    "stream (dbsnap's) on a server.",
 	.version = "sqlexec " SQLEXEC_VERSION,
 	CONN_PROG(&the_opts.conn),
 	.sets = {
