@@ -629,7 +629,8 @@ summary(struct loader *l, double secs)
 		buf_addf(&b, ", %" PRIu64 " frames before --skip-to",
 		    l->skipped);
 	if (x->nwarnings > 0)
-		buf_addf(&b, ", %" PRIu64 " warnings", x->nwarnings);
+		buf_addf(&b, ", %" PRIu64 " warning%s", x->nwarnings,
+		    x->nwarnings == 1 ? "" : "s");
 	if (x->nfailed > 0)
 		buf_addf(&b, ", %" PRIu64 " objects FAILED", x->nfailed);
 	fprintf(stderr, "%s\n", b.p);

@@ -96,7 +96,7 @@ sqlexec $C --no-create <w.rp 2>err
 is $? 0 "a truncating load succeeds"
 like "$(grep warning: err)" "^sqlexec: warning: $dup\\.w: rows 1-2 \\(frame [0-9]+\\): Warning 1265: Data truncated for column 's'" \
     "its warning is shown with the table and rows"
-like "$(tail -1 err)" ", 1 warnings" "and counted in the summary"
+like "$(tail -1 err)" ", 1 warning$" "and counted in the summary"
 sql $dup -e "TRUNCATE TABLE w"
 sqlexec $C --no-create --strict <w.rp 2>err
 is $? 1 "--strict: a warning fails the load"
