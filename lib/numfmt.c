@@ -251,7 +251,28 @@ shortest(uint64_t mv, uint64_t mp, uint64_t mm, int e2, int lo_in,
 		if (!hi_in && pow2_divides(mp, q))
 			vp--;
 	}
-	/* Drop digits while a multiple of ten lies in (vm, vp]. */
+	/*
+	 * Drop digits while a multiple of ten lies in (vm, vp]; four and two
+	 * at a time first (the same steps, taken together).
+	 */
+	while (vp / 10000 > vm / 10000) {
+		vm_tz &= vm % 10000 == 0;
+		vr_tz &= last == 0 && vr % 1000 == 0;
+		last = (int)(vr % 10000 / 1000);
+		vr /= 10000;
+		vp /= 10000;
+		vm /= 10000;
+		e10 += 4;
+	}
+	while (vp / 100 > vm / 100) {
+		vm_tz &= vm % 100 == 0;
+		vr_tz &= last == 0 && vr % 10 == 0;
+		last = (int)(vr % 100 / 10);
+		vr /= 100;
+		vp /= 100;
+		vm /= 100;
+		e10 += 2;
+	}
 	while (vp / 10 > vm / 10) {
 		vm_tz &= vm % 10 == 0;
 		vr_tz &= last == 0;
@@ -408,25 +429,41 @@ static const char dig2[200] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
+/* Number of decimal digits of v. */
+static inline int
+udigits(uint64_t v)
+{
+	static const uint64_t p10[] = {
+		10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull
+	};
+	int	 n = 1;
+
+	while (n < 20 && v >= p10[n - 1])
+		n++;
+	return n;
+}
+
 size_t
 numfmt_u64(char *o, uint64_t v)
 {
-	char	 t[20], *p = t + sizeof(t);
-	size_t	 n;
+	int	 n = udigits(v);
+	char	*p = o + n;
 
 	while (v >= 100) {
 		p -= 2;
 		memcpy(p, dig2 + (v % 100) * 2, 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, dig2 + v * 2, 2);
-	} else
-		*--p = (char)('0' + v);
-	n = (size_t)(t + sizeof(t) - p);
-	memcpy(o, p, n);
-	return n;
+	if (v >= 10)
+		memcpy(p - 2, dig2 + v * 2, 2);
+	else
+		p[-1] = (char)('0' + v);
+	return (size_t)n;
 }
 
 size_t
@@ -441,12 +478,12 @@ numfmt_i64(char *o, int64_t v)
 size_t
 numfmt_u64_pad(char *o, uint64_t v, unsigned width)
 {
-	size_t	 n = numfmt_u64(o, v);
+	unsigned	 n = (unsigned)udigits(v);
 
 	if (n >= width)
-		return n;
-	memmove(o + (width - n), o, n);
+		return numfmt_u64(o, v);
 	memset(o, '0', width - n);
+	numfmt_u64(o + (width - n), v);
 	return width;
 }
 

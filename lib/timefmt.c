@@ -8,10 +8,22 @@
 #include "numfmt.h"
 #include "timefmt.h"
 
+/* Two digits, or all of them for a field wider than its place. */
+static inline size_t
+put2(char *o, unsigned v)
+{
+	if (v < 100) {
+		o[0] = (char)('0' + v / 10);
+		o[1] = (char)('0' + v % 10);
+		return 2;
+	}
+	return numfmt_u64(o, v);
+}
+
 static size_t
 frac(char *o, uint32_t us, unsigned decimals)
 {
-	char	 t[NUMFMT_MAX];
+	char	 t[6];
 
 	if (decimals == 0)
 		return 0;
@@ -19,7 +31,9 @@ frac(char *o, uint32_t us, unsigned decimals)
 		decimals = 6;
 	if (us > 999999)
 		us = 999999;
-	numfmt_u64_pad(t, us, 6);
+	put2(t, us / 10000);
+	put2(t + 2, us / 100 % 100);
+	put2(t + 4, us % 100);
 	o[0] = '.';
 	memcpy(o + 1, t, decimals);
 	return 1 + decimals;
@@ -30,11 +44,15 @@ timefmt_date(char *o, unsigned year, unsigned month, unsigned day)
 {
 	char	*p = o;
 
-	p += numfmt_u64_pad(p, year, 4);
+	if (year < 10000) {
+		p += put2(p, year / 100);
+		p += put2(p, year % 100);
+	} else
+		p += numfmt_u64(p, year);
 	*p++ = '-';
-	p += numfmt_u64_pad(p, month, 2);
+	p += put2(p, month);
 	*p++ = '-';
-	p += numfmt_u64_pad(p, day, 2);
+	p += put2(p, day);
 	return (size_t)(p - o);
 }
 
@@ -44,9 +62,9 @@ hms(char *o, unsigned minute, unsigned second)
 	char	*p = o;
 
 	*p++ = ':';
-	p += numfmt_u64_pad(p, minute, 2);
+	p += put2(p, minute);
 	*p++ = ':';
-	p += numfmt_u64_pad(p, second, 2);
+	p += put2(p, second);
 	return (size_t)(p - o);
 }
 
@@ -59,7 +77,7 @@ timefmt_datetime(char *o, unsigned year, unsigned month, unsigned day,
 
 	p += timefmt_date(p, year, month, day);
 	*p++ = ' ';
-	p += numfmt_u64_pad(p, hour, 2);
+	p += put2(p, hour);
 	p += hms(p, minute, second);
 	p += frac(p, us, decimals);
 	return (size_t)(p - o);
