@@ -168,6 +168,31 @@ struct snap {
 	}		 left;
 };
 
+/* A binary-protocol row decoder (binrow.c); zeroed is empty. */
+struct bincol {
+	unsigned char	 kind;		/* how the value is sent */
+	unsigned char	 dec;		/* fraction digits of temporals */
+	unsigned short	 pad;		/* ZEROFILL width, or 0 */
+};
+
+struct binrow {
+	struct buf	*out;		/* the batch values are appended to */
+	struct bincol	*cols;
+	size_t		*off, *len;	/* each column's text in out (off -1: NULL) */
+	unsigned	 ncols, cap;
+	const char	*err;		/* the row's first problem, or NULL */
+	unsigned	 errcol;
+};
+
+/*
+ * binrow.c: binrow_setup() prepares br for a result with these fields;
+ * -1 (br->err, br->errcol set) for a type it cannot read.  binrow_value()
+ * is the STMT_ATTR_CB_RESULT callback: it appends column col's text to
+ * br->out; after a row, br->err says whether the row was malformed.
+ */
+int	 binrow_setup(struct binrow *, const MYSQL_FIELD *, unsigned);
+void	 binrow_value(void *, unsigned col, unsigned char **row);
+
 /* catalog.c */
 void	 discover_tables(struct snap *);
 void	 discover_details(struct snap *);

@@ -240,17 +240,13 @@ versioning_cols(struct table *t)
 	c->flags = COL_ROW_END | COL_INVISIBLE | COL_NOT_NULL;
 }
 
+/* Every column as stored: the workers format FLOAT and the rest. */
 static void
 select_item(struct buf *q, const struct col *c, int cast)
 {
 	if (c->pseudo)
 		buf_adds(q, c->name);
-	else if (cast && strcmp(c->data_type, "float") == 0) {
-		/* The double nearest the float: converts back exactly. */
-		buf_adds(q, "CAST(");
-		quote_ident(q, c->name, strlen(c->name));
-		buf_adds(q, " AS DOUBLE)");
-	} else
+	else
 		quote_ident(q, c->name, strlen(c->name));
 }
 

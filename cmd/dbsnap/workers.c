@@ -4,8 +4,9 @@
  * Each worker owns one connection (all in the same snapshot) and takes
  * chunks from one queue: chunk 0 of every table (largest first), then
  * chunk 1 of every table, and so on.
- * Rows are read with mysql_use_result() and written as the server sent
- * them, in FT_ROWS frames of about BATCH_BYTES.  Frames of different
+ * Rows are read over the binary protocol (read_rows) and written as
+ * text, formatted here in the worker, in FT_ROWS frames of about
+ * BATCH_BYTES.  Frames of different
  * tables interleave; within a table, chunks are written in chunk order:
  * the chunk at a table's write position streams straight out, a chunk
  * that runs ahead spools its frames (in memory up to SPOOL_MEM_MAX, then
@@ -38,6 +39,7 @@ struct worker {
 	size_t		 at;		/* row count offset in batch */
 	struct buf	 q;
 	struct buf	 last[16];	/* keyset: key values of the last row */
+	struct binrow	 br;
 };
 
 static pthread_mutex_t	 queue_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -391,15 +393,6 @@ finish_chunk(struct worker *w, struct table *t, size_t ci)
 	pthread_mutex_unlock(&t->mu);
 }
 
-static __dead void
-chunk_die(struct worker *w, struct table *t, size_t no)
-{
-	char	 e[512];
-
-	fail(w->s, "%s.%s: chunk %zu: %s", t->schema, t->name, no,
-	    conn_strerror(w->m, e, sizeof(e)));
-}
-
 /* A key value as a literal that compares as the column sorts. */
 static void
 key_literal(struct buf *q, const struct col *c, const struct buf *v)
@@ -472,42 +465,106 @@ build_query(struct worker *w, struct table *t, size_t ci, int keyset_after)
 		fail(w->s, "out of memory");
 }
 
-/* Read one query's rows into batches; returns the rows read. */
-static uint64_t
-read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
+/* The statement's error, or the connection's (a lost connection). */
+static __dead void
+stmt_die(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
 {
-	MYSQL_RES	*r;
-	MYSQL_ROW	 row;
-	unsigned long	*len;
-	unsigned	 i, n;
-	uint64_t	 rows = 0;
-	int		 keyset = t->mode == TM_KEYSET;
+	char	 e[512];
 
-	if (mysql_real_query(w->m, w->q.p, w->q.len) != 0 ||
-	    (r = mysql_use_result(w->m)) == NULL)
-		chunk_die(w, t, no);
-	n = mysql_num_fields(r);
+	if (st == NULL || mysql_stmt_errno(st) == 0)
+		fail(w->s, "%s.%s: chunk %zu: %s", t->schema, t->name, no,
+		    conn_strerror(w->m, e, sizeof(e)));
+	fail(w->s, "%s.%s: chunk %zu: %s (%u, %s)", t->schema, t->name, no,
+	    mysql_stmt_error(st), mysql_stmt_errno(st), mysql_stmt_sqlstate(st));
+}
+
+/* The statement's result columns, checked and made ready for binrow. */
+static void
+bin_setup(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
+{
+	MYSQL_RES	*md;
+	unsigned	 n;
+
+	if (mysql_stmt_param_count(st) != 0)
+		fail(w->s, "%s.%s: chunk %zu: the query has a ? placeholder "
+		    "(from --where?)", t->schema, t->name, no);
+	n = mysql_stmt_field_count(st);
 	if (n != t->ncols)
 		fail(w->s, "%s.%s: chunk %zu: %u columns, expected %zu",
 		    t->schema, t->name, no, n, t->ncols);
-	while ((row = mysql_fetch_row(r)) != NULL) {
-		len = mysql_fetch_lengths(r);
-		for (i = 0; i < n; i++)
-			enc_val(&w->batch, row[i], len[i]);
+	if ((md = mysql_stmt_result_metadata(st)) == NULL)
+		stmt_die(w, t, no, st);
+	w->br.out = &w->batch;
+	if (binrow_setup(&w->br, mysql_fetch_fields(md), n) == -1)
+		fail(w->s, "%s.%s: column %s: %s", t->schema, t->name,
+		    t->cols[w->br.errcol].name, w->br.err);
+	mysql_free_result(md);
+}
+
+/* Keyset: the last row's key values, as written, for the next query. */
+static void
+keep_keys(struct worker *w, struct table *t)
+{
+	size_t	 i, k;
+
+	if (w->batch.err)
+		fail(w->s, "out of memory");
+	for (i = 0; i < t->nkey; i++) {
+		k = t->key[i];
+		buf_reset(&w->last[i]);
+		if (w->br.off[k] != (size_t)-1)
+			buf_add(&w->last[i], w->batch.p + w->br.off[k],
+			    w->br.len[k]);
+	}
+}
+
+/*
+ * Read one query's rows into batches; returns the rows read.  A prepared
+ * statement, executed without a cursor and fetched row by row without
+ * mysql_stmt_store_result(): the server sends binary-protocol rows (no
+ * number or temporal formatting on its side) and only one row is held
+ * here at a time; binrow_value() writes each value's text into the batch.
+ */
+static uint64_t
+read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
+{
+	MYSQL_STMT	*st;
+	uint64_t	 rows = 0;
+	size_t		 start;
+	int		 rc, keyset = t->mode == TM_KEYSET;
+
+	if ((st = mysql_stmt_init(w->m)) == NULL)
+		stmt_die(w, t, no, NULL);
+	if (mysql_stmt_prepare(st, w->q.p, w->q.len) != 0)
+		stmt_die(w, t, no, st);
+	bin_setup(w, t, no, st);
+	if (mysql_stmt_attr_set(st, STMT_ATTR_CB_USER_DATA, &w->br) != 0 ||
+	    mysql_stmt_attr_set(st, STMT_ATTR_CB_RESULT,
+	    (const void *)binrow_value) != 0)
+		stmt_die(w, t, no, st);
+	if (mysql_stmt_execute(st) != 0)
+		stmt_die(w, t, no, st);
+	for (;;) {
+		start = w->batch.len;
+		if ((rc = mysql_stmt_fetch(st)) != 0)
+			break;
+		if (w->br.err != NULL)
+			fail(w->s, "%s.%s: chunk %zu: row %llu: column %s: %s",
+			    t->schema, t->name, no,
+			    (unsigned long long)rows + 1,
+			    t->cols[w->br.errcol].name, w->br.err);
 		w->batch_rows++;
 		rows++;
 		if (keyset)
-			for (i = 0; i < t->nkey; i++) {
-				buf_reset(&w->last[i]);
-				buf_add(&w->last[i], row[t->key[i]],
-				    len[t->key[i]]);
-			}
+			keep_keys(w, t);
 		if (w->batch.len >= BATCH_BYTES || w->batch_rows == UINT32_MAX)
 			emit(w, t, ci);
 	}
-	if (mysql_errno(w->m) != 0)
-		chunk_die(w, t, no);
-	mysql_free_result(r);
+	if (rc != MYSQL_NO_DATA) {
+		w->batch.len = start;	/* a partial row is never sent */
+		stmt_die(w, t, no, st);
+	}
+	mysql_stmt_close(st);
 	return rows;
 }
 
@@ -615,6 +672,9 @@ run_workers(struct snap *s)
 		buf_release(&w[i].q);
 		for (j = 0; j < sizeof(w[i].last) / sizeof(w[i].last[0]); j++)
 			buf_release(&w[i].last[j]);
+		free(w[i].br.cols);
+		free(w[i].br.off);
+		free(w[i].br.len);
 	}
 	free(w);
 	free(tasks);
