@@ -25,7 +25,7 @@ struct part {
 	pthread_t	 th;
 	uint64_t	 from, to;
 	uint64_t	 checked, mismatch, strtof_differs, longer;
-	uint32_t	 first_bad;
+	uint32_t	 first_bad, first_sd;
 	int		 shortness;
 };
 
@@ -35,7 +35,7 @@ reads_back(const char *s, float f)
 	double	 d = strtod(s, NULL);
 
 	return fabs(d) <= FLT_MAX && (float)d == f &&
-	    signbit(d) == signbit(f);
+	    (signbit(d) != 0) == (signbit(f) != 0);
 }
 
 /* Does a decimal of n - 1 digits next to f read back?  s has n digits. */
@@ -86,8 +86,8 @@ run(void *arg)
 				p->first_bad = u;
 			continue;
 		}
-		if (strtof(o, NULL) != f)
-			p->strtof_differs++;
+		if (strtof(o, NULL) != f && p->strtof_differs++ == 0)
+			p->first_sd = u;
 		if (p->shortness) {
 			numfmt_float_digits(f, &d);
 			for (digits = 1; d.digits >= 10; d.digits /= 10)
@@ -143,6 +143,13 @@ main(int argc, char *argv[])
 			o[numfmt_float(o, f)] = '\0';
 			fprintf(stderr, "first mismatch: 0x%08x %a -> %s\n",
 			    p[i].first_bad, (double)f, o);
+		}
+		if (p[i].strtof_differs > 0) {
+			memcpy(&f, &p[i].first_sd, sizeof(f));
+			o[numfmt_float(o, f)] = '\0';
+			printf("strtof(3) reads %s (0x%08x) as %a, MariaDB as "
+			    "%a\n", o, p[i].first_sd, (double)strtof(o, NULL),
+			    (double)f);
 		}
 		bad += p[i].mismatch;
 		sd += p[i].strtof_differs;
