@@ -1,7 +1,7 @@
 /*
- * frame: the rowpipe(5) frame stream, reader and writer.
+ * frame: the rowpipe-stream(5) frame stream, reader and writer.
  *
- * man/man5/rowpipe.5 is the normative specification; this header is its C
+ * man/man5/rowpipe-stream.5 is the normative specification; this header is its C
  * binding.  A stream is a 16-byte prelude (magic, version, check) followed
  * by frames.  Each frame is a 16-byte header (payload length, type, flags,
  * payload checksum, header checksum seeded with the frame's sequence
@@ -253,7 +253,7 @@ const char	*rp_kv_get(const struct rp_kv *, const char *key);
 
 /*
  * FT_HEADER and FT_TRAILER payloads.  The header is a kv list; keys in
- * rowpipe(5): producer, server_version, snapshot_time, consistency,
+ * rowpipe-stream(5): producer, server_version, snapshot_time, consistency,
  * binlog_file, binlog_pos, gtid_binlog_pos, time_zone, ...
  */
 

@@ -1,5 +1,5 @@
 /*
- * numfmt: integers, FLOAT and DOUBLE as the canonical text rowpipe(5)
+ * numfmt: integers, FLOAT and DOUBLE as the canonical text rowpipe-stream(5)
  * carries, written into a caller's buffer without stdio or allocation.
  *
  * Integers: decimal, '-' for negatives, optionally left-padded with zeros

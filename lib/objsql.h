@@ -1,6 +1,6 @@
 /*
  * objsql: the SQL statements that recreate a schema object of a frame
- * stream (an FT_OBJECT frame, rowpipe(5)) in its session context, for a
+ * stream (an FT_OBJECT frame, rowpipe-stream(5)) in its session context, for a
  * program that writes them as text (rows2sql(1)) or runs them on a
  * server.
  *

@@ -726,12 +726,19 @@ print_set(FILE *fp, const char *title, const struct opt *opts,
 void
 opt_help(const struct opt_prog *prog, FILE *fp)
 {
-	char	 text[512];
-	size_t	 i;
+	const char	*a, *e;
+	char		 text[512];
+	size_t		 i;
 
 	fputs(prog->usage, fp);
-	if (prog->about != NULL)
-		fprintf(fp, "\n%s\n", prog->about);
+	if (prog->about != NULL) {
+		fputc('\n', fp);
+		for (a = prog->about; *a != '\0'; a = *e ? e + 1 : e) {
+			e = a + strcspn(a, "\n");
+			snprintf(text, sizeof(text), "%.*s", (int)(e - a), a);
+			print_wrapped(fp, text, 0, 0);
+		}
+	}
 	for (i = 0; i < OPT_MAX_SETS && prog->sets[i].opts != NULL; i++)
 		print_set(fp, prog->sets[i].title != NULL ?
 		    prog->sets[i].title : "Options", prog->sets[i].opts,

@@ -2,7 +2,7 @@
  * sqltrailer: the comment line rows2sql ends its SQL text with, so that
  * sqlsplit can tell a complete dump from a cut one.
  *
- * Format (one line, the last of the text, rowpipe(5) SQL TRAILER):
+ * Format (one line, the last of the text, rowpipe-stream(5) SQL TRAILER):
  *
  *   -- rowpipe-trailer statements=N bytes=B xxh3=HHHHHHHHHHHHHHHH\n
  *

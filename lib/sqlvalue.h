@@ -2,7 +2,7 @@
  * sqlvalue: column values as SQL literals, for INSERT text (rows2sql(1),
  * and the text path of any program that loads rows with INSERT).
  *
- * Values are the frame stream's text (rowpipe(5)): the bytes as stored
+ * Values are the frame stream's text (rowpipe-stream(5)): the bytes as stored
  * for strings, the server's canonical text for numbers and temporals.
  * Literals follow the MariaDB KB "String Literals" and "Hexadecimal
  * Literals"; they are read back exactly in a utf8mb4 session with

@@ -1,6 +1,6 @@
 /*
  * timefmt: DATE, DATETIME, TIMESTAMP and TIME values as the server's text
- * protocol writes them (the canonical text of rowpipe(5)), into a caller's
+ * protocol writes them (the canonical text of rowpipe-stream(5)), into a caller's
  * buffer without stdio: YYYY-MM-DD, YYYY-MM-DD HH:MM:SS[.f...] and
  * [-]HH:MM:SS[.f...] with hours past 24 (up to 838 for a column), the
  * fraction with exactly the column's number of digits (0 to 6), zero and

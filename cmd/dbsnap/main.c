@@ -1,6 +1,6 @@
 /*
  * dbsnap: a consistent, parallel snapshot of a server's schema objects and
- * rows, written as a rowpipe(5) frame stream on stdout.
+ * rows, written as a rowpipe-stream(5) frame stream on stdout.
  */
 #include <sys/stat.h>
 
@@ -122,7 +122,7 @@ static const struct opt_prog prog = {
 	    "\t[--progress] [--list] db [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"
 	    "       dbsnap [options] -A\n",
-	.about = "A consistent snapshot of databases as a rowpipe(5) stream "
+	.about = "A consistent snapshot of databases as a rowpipe-stream(5) stream "
 	    "on stdout.",
 	.version = "dbsnap " DBSNAP_VERSION,
 	CONN_PROG(&the_opts.conn),

@@ -1,5 +1,5 @@
 /*
- * rows2sql: read a rowpipe(5) frame stream, write SQL text that the mysql
+ * rows2sql: read a rowpipe-stream(5) frame stream, write SQL text that the mysql
  * client and sqlsplit | sqlexec load into an identical copy.
  */
 #include <err.h>
@@ -114,7 +114,7 @@ main(int argc, char *argv[])
 		    "\t[--rename=old=new] [--rename-db=old=new]"
 		    " [--skip-definer] [--skip-drop]\n"
 		    "\t[--tables=name,...] [file]\n",
-		.about = "Write a rowpipe(5) stream as SQL text that the mysql "
+		.about = "Write a rowpipe-stream(5) stream as SQL text that the mysql "
 		    "client loads.",
 		.version = "rows2sql " ROWS2SQL_VERSION,
 		.sets = { { options, &o, NULL } },

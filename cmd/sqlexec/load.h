@@ -5,7 +5,7 @@
  * workers' side: loads a unit through the server's bulk prepared INSERT
  * with array binding, or as INSERT text where the server has none).
  *
- * Positions are frame sequence numbers (rowpipe(5)): a unit holds whole
+ * Positions are frame sequence numbers (rowpipe-stream(5)): a unit holds whole
  * ROWS frames of one table, and the resume point N means that every
  * frame up to N is done, which the ordered commits of worker.c keep
  * exact with any -j.

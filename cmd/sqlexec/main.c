@@ -1,5 +1,5 @@
 /*
- * sqlexec: execute a rowpipe(5) statement stream (sqlsplit's output)
+ * sqlexec: execute a rowpipe-stream(5) statement stream (sqlsplit's output)
  * against a server, in batches, transactions and parallel connections.
  * See sqlexec.h for the model and man/man1/sqlexec.1 for the interface.
  */

@@ -1,5 +1,5 @@
 /*
- * sqlexec: execute a rowpipe(5) stream of statement frames (FT_STMT)
+ * sqlexec: execute a rowpipe-stream(5) stream of statement frames (FT_STMT)
  * against a server, in multi-statement round trips, in transactions of
  * about --commit-every bytes, over -j connections.
  *

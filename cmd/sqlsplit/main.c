@@ -1,6 +1,6 @@
 /*
  * sqlsplit: cut SQL text into statements as the mysql client does and
- * write them as rowpipe(5) statement frames, or as text with --print.
+ * write them as rowpipe-stream(5) statement frames, or as text with --print.
  */
 #include <err.h>
 #include <errno.h>
@@ -227,7 +227,7 @@ main(int argc, char *argv[])
 		    "\t[--[no-]progress] "
 		    "[--require-trailer] [file ...]\n",
 		.about = "Cut SQL text into statements, as the mysql client "
-		    "does, as rowpipe(5) frames.",
+		    "does, as rowpipe-stream(5) frames.",
 		.version = "sqlsplit " SQLSPLIT_VERSION,
 		.sets = { { options, &o, NULL } },
 	};

@@ -37,8 +37,8 @@ db_objects $db >src.obj
 # Full backup and restore.
 dbsnap $A -j 2 --routines --events $db | rows2sql | lz > shop.sql.lz4
 is $? 0 "full backup: dbsnap -j 2 --routines --events | rows2sql | lz"
-lz -dc shop.sql.lz4 | sqlsplit | sqlexec $B -j 2 2>/dev/null
-is $? 0 "full restore on the other server: lz -dc | sqlsplit | sqlexec -j 2"
+lz -d < shop.sql.lz4 | sqlsplit | sqlexec $B -j 2 2>/dev/null
+is $? 0 "full restore on the other server: lz -d < | sqlsplit | sqlexec -j 2"
 is "$(dsum $db.orders) $(dsum $db.items)" "$(ssum $db.orders) $(ssum $db.items)" \
     "restored tables have the same checksums"
 dsql -e "SHOW CREATE EVENT $db.nightly" >/dev/null 2>&1

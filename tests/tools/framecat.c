@@ -1,5 +1,5 @@
 /*
- * framecat: print a rowpipe(5) frame stream as text, one line a frame (and
+ * framecat: print a rowpipe-stream(5) frame stream as text, one line a frame (and
  * one a row or column), for tests and debugging.  Fields are tab-separated;
  * strings are C-escaped (\t \n \\ \xHH); row values are hex (-t: escaped
  * text) and SQL NULL is \N.  Exit 0 only if the stream ends with a valid

@@ -1,5 +1,5 @@
 /*
- * r2s-gen: write a rowpipe(5) frame stream from a text description, for
+ * r2s-gen: write a rowpipe-stream(5) frame stream from a text description, for
  * rows2sql's tests and benchmark.  The input is framecat's output format,
  * one frame (or row, or column) a line, tab-separated, strings C-escaped
  * (\t \n \r \0 \\ \xHH):

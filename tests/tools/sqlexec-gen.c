@@ -1,5 +1,5 @@
 /*
- * sqlexec-gen: turn simple SQL text into a rowpipe(5) statement stream,
+ * sqlexec-gen: turn simple SQL text into a rowpipe-stream(5) statement stream,
  * for sqlexec's tests (a stand-in for sqlsplit, not a replacement: no
  * DELIMITER, and a statement ends only at ";" at the end of a line).
  *

@@ -1,5 +1,5 @@
 /*
- * stmtexec: run the FT_STMT frames of a rowpipe(5) stream on a server,
+ * stmtexec: run the FT_STMT frames of a rowpipe-stream(5) stream on a server,
  * one mysql_real_query() each, in order.  A test stand-in for sqlexec(1)
  * used by the sqlsplit tests (tests/cmd/t3*-sqlsplit-*.t).
  *

@@ -1,5 +1,5 @@
 /*
- * Unit tests for lib/frame.c: the rowpipe(5) stream, round trips and every
+ * Unit tests for lib/frame.c: the rowpipe-stream(5) stream, round trips and every
  * way a stream can be damaged.  cmocka, TAP output.
  */
 #include <errno.h>
