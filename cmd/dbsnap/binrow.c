@@ -1,6 +1,6 @@
 /*
  * binrow: the values of a binary-protocol result row as the canonical
- * text of rowpipe(5), written straight into a worker's FT_ROWS batch.
+ * text of rowpipe-stream(5), written straight into a worker's FT_ROWS batch.
  *
  * The row format is MariaDB's "Binary Protocol Result Set Row" (and
  * MySQL's COM_STMT_EXECUTE response): fixed-width little-endian integers,
