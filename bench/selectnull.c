@@ -7,7 +7,7 @@
  * what it prints).  Default: the text protocol (mysql_use_result()).  -b:
  * the binary protocol, as dbsnap reads (a prepared statement executed
  * without a cursor, fetched row by row, each value handed to a callback
- * that ignores it).  Prints the rows read on stderr.
+ * that steps over it).  Prints the rows read on stderr.
  */
 #include <err.h>
 #include <stdio.h>
@@ -17,12 +17,51 @@
 
 #include <mysql.h>
 
+/*
+ * Step over one value (Connector/C checks each length against the packet
+ * as the callback moves on, so even a client that drops it must).
+ */
 static void
 drop_value(void *data, unsigned int col, unsigned char **row)
 {
-	(void)data;
-	(void)col;
-	(void)row;
+	const MYSQL_FIELD	*f = data;
+	unsigned char		*p;
+	unsigned long long	 n;
+
+	if (row == NULL)
+		return;		/* NULL */
+	p = *row;
+	switch (f[col].type) {
+	case MYSQL_TYPE_TINY:
+		*row = p + 1;
+		return;
+	case MYSQL_TYPE_SHORT:
+	case MYSQL_TYPE_YEAR:
+		*row = p + 2;
+		return;
+	case MYSQL_TYPE_LONG:
+	case MYSQL_TYPE_INT24:
+	case MYSQL_TYPE_FLOAT:
+		*row = p + 4;
+		return;
+	case MYSQL_TYPE_LONGLONG:
+	case MYSQL_TYPE_DOUBLE:
+		*row = p + 8;
+		return;
+	default:
+		break;
+	}
+	if (*p < 0xfb)
+		n = *p++;
+	else if (*p == 0xfc)
+		n = p[1] | (unsigned)p[2] << 8, p += 3;
+	else if (*p == 0xfd)
+		n = p[1] | (unsigned)p[2] << 8 | (unsigned long)p[3] << 16, p += 4;
+	else {
+		memcpy(&n, p + 1, 8);
+		p += 9;
+	}
+	*row = p + n;
 }
 
 static unsigned long long
@@ -45,11 +84,15 @@ static unsigned long long
 binary_rows(MYSQL *m, const char *q)
 {
 	MYSQL_STMT		*st;
+	MYSQL_RES		*md;
 	unsigned long long	 rows = 0;
 	int			 rc;
 
 	if ((st = mysql_stmt_init(m)) == NULL ||
 	    mysql_stmt_prepare(st, q, strlen(q)) != 0 ||
+	    (md = mysql_stmt_result_metadata(st)) == NULL ||
+	    mysql_stmt_attr_set(st, STMT_ATTR_CB_USER_DATA,
+	    mysql_fetch_fields(md)) != 0 ||
 	    mysql_stmt_attr_set(st, STMT_ATTR_CB_RESULT,
 	    (const void *)drop_value) != 0 ||
 	    mysql_stmt_execute(st) != 0)
@@ -58,6 +101,7 @@ binary_rows(MYSQL *m, const char *q)
 		rows++;
 	if (rc != MYSQL_NO_DATA)
 		errx(1, "%s: %s", q, mysql_stmt_error(st));
+	mysql_free_result(md);
 	mysql_stmt_close(st);
 	return rows;
 }

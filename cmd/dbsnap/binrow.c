@@ -9,8 +9,8 @@
  * the text protocol would send too (DECIMAL, strings, BLOB, BIT, ENUM,
  * SET, JSON, GEOMETRY, UUID and INET6 as text).  Connector/C hands each
  * value to binrow_value() (STMT_ATTR_CB_RESULT) without copying it into
- * bound buffers; like the library's own fetch functions, it trusts the
- * lengths the server sent within the packet.
+ * bound buffers, and checks each value's length against what is left of
+ * the packet as the callback moves on (2027, Malformed packet).
  */
 #include <stdlib.h>
 #include <string.h>
