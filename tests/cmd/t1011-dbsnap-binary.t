@@ -93,7 +93,7 @@ INSERT INTO kcomp SELECT '2020-01-01' + INTERVAL seq % 5 DAY,
 ANALYZE TABLE kdt, ktm, kde, kcomp;
 SQL
 
-plan 18
+plan 20
 
 dbsnap $(CONN) $DB tt tinv tb tf > out.rp
 is "$?" 0 "dbsnap exits 0"
@@ -161,5 +161,10 @@ keys() {	# -j
 }
 is "$(keys 1)" "" "-j 1: keyset chunks on DATETIME(6), TIME(3), DECIMAL, (DATE, TIME(6)) keys: every row once"
 is "$(keys 3)" "" "-j 3: the same"
+# A prepared statement takes no ? from a --where condition.
+dbsnap $(CONN) --where 'id = ?' $DB tt > /dev/null 2> err.txt
+is "$?" 1 "--where with a ? placeholder: exit 1"
+like "$(cat err.txt)" "^dbsnap: $DB\.tt: chunk 1: the query has a \? placeholder" \
+    "... and says why"
 sql -e "DROP DATABASE $DB; DROP DATABASE t1011_dst"
 done_testing
