@@ -9,7 +9,11 @@
 #
 # The server runs with a non-UTC default time zone (+05:30) so that time
 # zone bugs show, binary logging on (so dbsnap can record a position), and
-# named time zones loaded for DST tests.
+# named time zones loaded for DST tests.  Its temporary files are in its
+# own directory: in a /tmp shared with other servers it lost internal
+# temporary tables ("Error on delete of '/tmp/#sql-temptable-...MAI'",
+# errno 2; their names carry the server's pid, which a server in another
+# pid namespace can have too).
 
 RP_SERVER_PID=
 
@@ -24,7 +28,7 @@ server_bin() {
 
 server_start() {
 	dir=$1
-	mkdir -p "$dir/data" || return 1
+	mkdir -p "$dir/data" "$dir/tmp" || return 1
 	bin=$(server_bin) || { echo "server: mariadbd not found" >&2; return 1; }
 	user=$(id -un)
 	mariadb-install-db --no-defaults --datadir="$dir/data" --user="$user" \
@@ -39,6 +43,7 @@ server_start() {
 	"$bin" --no-defaults --user="$user" --datadir="$dir/data" \
 	    --socket="$RP_SOCK" --port="$RP_PORT" --bind-address=127.0.0.1 \
 	    --pid-file="$dir/mariadbd.pid" --log-error="$dir/error.log" \
+	    --tmpdir="$dir/tmp" \
 	    --default-time-zone=+05:30 --character-set-server=utf8mb4 \
 	    --log-bin="$dir/data/binlog" --server-id=1 --binlog-format=ROW \
 	    --innodb-buffer-pool-size=256M --innodb-log-file-size=256M \

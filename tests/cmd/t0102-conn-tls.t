@@ -41,6 +41,7 @@ SOCK=$T_DIR/srv/sock
 "$bin" --no-defaults --user="$(id -un)" --datadir="$T_DIR/srv/data" \
     --socket="$SOCK" --port="$PORT" --bind-address=127.0.0.1 \
     --pid-file="$T_DIR/srv/pid" --log-error="$T_DIR/srv/error.log" \
+    --tmpdir="$T_DIR/srv" \
     --innodb-buffer-pool-size=16M --skip-name-resolve \
     --ssl-ca="$T_DIR/ca.pem" --ssl-cert="$T_DIR/server.pem" \
     --ssl-key="$T_DIR/server-key.pem" >srv/stdout.log 2>&1 &
