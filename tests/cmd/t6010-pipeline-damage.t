@@ -90,12 +90,12 @@ pipe=$!
 n=0
 while [ ! -e taken ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 0.5
-kill -9 $snap 2>/dev/null
-ok $? "dbsnap killed while it was streaming"
-# Reaped here, with the shell's "Killed" notice (bash prints one for a
-# background job a signal ended) going nowhere: the kill is expected.
-wait $snap 2>/dev/null
-is $? 137 "dbsnap died of the SIGKILL"
+# Killed and reaped with the shell's stderr going nowhere: bash prints a
+# "Killed" notice for a background job a signal ended, at whatever command
+# it runs when it learns of the death, and this kill is expected.
+{ kill -9 $snap; killed=$?; wait $snap; reaped=$?; } 2>/dev/null
+ok $killed "dbsnap killed while it was streaming"
+is $reaped 137 "dbsnap died of the SIGKILL"
 touch killed
 wait $pipe
 isnt $? 0 "the pipeline after a killed dbsnap fails"
