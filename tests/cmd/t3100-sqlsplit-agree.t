@@ -1,7 +1,8 @@
 #!/bin/sh
-# sqlsplit agrees with the mysql client on real files: the sakila schema
-# and data in $RP_SHARED/data, and the DELIMITER and comment test files of
-# Debian's mariadb-test package.  Two checks each:
+# sqlsplit agrees with the mysql client on real files: the schema and data
+# files of the sample databases (tests/gen-store's, and sakila's when
+# $RP_SHARED has it), and the DELIMITER and comment test files of Debian's
+# mariadb-test package.  Two checks each:
 #  - the same statements: what `mariadb -v` echoes as it sends each one,
 #    against `sqlsplit --print -0`, both with comments removed and blanks
 #    squeezed (the client strips comments; sqlsplit keeps them);
@@ -13,58 +14,65 @@
 . "$(dirname "$0")/../lib.sh"
 need_server
 
-SAKILA=$RP_SHARED/data/sakila
 MT=/usr/share/mysql/mysql-test/main
 
 . "$RP_TOP/tests/sqlsplit.sh"
 
 client() { mariadb --no-defaults -uroot -S "$RP_SOCK" "$@"; }
 
-# --- sakila: the database name replaced, the clock fixed (triggers use NOW())
-[ -r "$SAKILA/sakila-schema.sql" ] || skip_all "no $SAKILA"
-for x in a b; do
-	for f in schema data; do
-		{ echo "SET timestamp = 1000000000;"
-		  sed -E "s/\\bsakila\\b/t3100_$x/g" "$SAKILA/sakila-$f.sql"; } >$f-$x.sql
+# check_sample NAME: the sample's files, the database name replaced, the
+# clock fixed (triggers use NOW())
+check_sample() {
+	s=$1
+	for x in a b; do
+		for f in schema data; do
+			{ echo "SET timestamp = 1000000000;"
+			  sample_sql $s t3100_$x $f; } >$f-$x.sql
+		done
 	done
-done
-sql -e "DROP DATABASE IF EXISTS t3100_a; DROP DATABASE IF EXISTS t3100_b"
-client -v --comments <schema-a.sql >c1.out && client -v --comments <data-a.sql >c2.out
-is $? 0 "the client loads sakila"
-sqlsplit schema-b.sql data-b.sql | stmtexec -S "$RP_SOCK"
-is $? 0 "sqlsplit | stmtexec loads sakila"
-sqlsplit --print -0 schema-a.sql >s1.out && sqlsplit --print -0 data-a.sql >s2.out
-for i in 1 2; do
-	norm client <c$i.out >c$i.n
-	norm split <s$i.out >s$i.n
-	is_file s$i.n c$i.n "sakila file $i: the same statements as the client ($(wc -l <c$i.n))"
-done
-dbstate t3100_a >a.st
-dbstate t3100_b >b.st
-is_file b.st a.st "sakila: the same tables, data and objects ($(wc -l <a.st) lines)"
-is "$(grep -c 'CREATE.*PROCEDURE\|CREATE.*FUNCTION' a.st)" 6 \
-    "(procedures and functions compared)"
-is "$(grep -c 'CREATE.*TRIGGER' a.st)" 6 "(triggers compared)"
-sql -e "DROP DATABASE t3100_a; DROP DATABASE t3100_b"
+	sql -e "DROP DATABASE IF EXISTS t3100_a; DROP DATABASE IF EXISTS t3100_b"
+	client -v --comments <schema-a.sql >c1.out && client -v --comments <data-a.sql >c2.out
+	is $? 0 "$s: the client loads it"
+	sqlsplit schema-b.sql data-b.sql | stmtexec -S "$RP_SOCK"
+	is $? 0 "$s: sqlsplit | stmtexec loads it"
+	sqlsplit --print -0 schema-a.sql >s1.out && sqlsplit --print -0 data-a.sql >s2.out
+	for i in 1 2; do
+		norm client <c$i.out >c$i.n
+		norm split <s$i.out >s$i.n
+		is_file s$i.n c$i.n "$s file $i: the same statements as the client ($(wc -l <c$i.n))"
+	done
+	dbstate t3100_a >a.st
+	dbstate t3100_b >b.st
+	is_file b.st a.st "$s: the same tables, data and objects ($(wc -l <a.st) lines)"
+	is "$(grep -c 'CREATE.*PROCEDURE\|CREATE.*FUNCTION' a.st)" \
+	    "$(icount "routines WHERE routine_schema = 't3100_a'")" \
+	    "$s: (procedures and functions compared)"
+	is "$(grep -c 'CREATE.*TRIGGER' a.st)" \
+	    "$(icount "triggers WHERE trigger_schema = 't3100_a'")" "$s: (triggers compared)"
+	sql -e "DROP DATABASE t3100_a; DROP DATABASE t3100_b"
 
-# --- the schema with CRLF line ends and a byte-order mark: the client reads
-# lines without their CR, so routine bodies must come out without them
-for x in a b; do
-	printf '\357\273\277' >crlf-$x.sql
-	sed 's/$/\r/' schema-$x.sql >>crlf-$x.sql
-done
-client -v --comments <crlf-a.sql >c.out
-is $? 0 "the client loads the CRLF schema"
-sqlsplit crlf-b.sql | stmtexec -S "$RP_SOCK"
-is $? 0 "sqlsplit | stmtexec loads it"
-sqlsplit --print -0 crlf-a.sql | norm split >s.n
-norm client <c.out >c.n
-is_file s.n c.n "CRLF schema: the same statements ($(wc -l <c.n))"
-dbstate t3100_a >a.st
-dbstate t3100_b >b.st
-is_file b.st a.st "CRLF schema: the same objects ($(wc -l <a.st) lines)"
-is "$(grep -c -e "$(printf '\r')" -e '\\r' b.st)" 0 "(no CR in them)"
-sql -e "DROP DATABASE t3100_a; DROP DATABASE t3100_b"
+	# the schema with CRLF line ends and a byte-order mark: the client
+	# reads lines without their CR, so routine bodies must come out
+	# without them
+	for x in a b; do
+		printf '\357\273\277' >crlf-$x.sql
+		sed 's/$/\r/' schema-$x.sql >>crlf-$x.sql
+	done
+	client -v --comments <crlf-a.sql >c.out
+	is $? 0 "$s: the client loads the CRLF schema"
+	sqlsplit crlf-b.sql | stmtexec -S "$RP_SOCK"
+	is $? 0 "$s: sqlsplit | stmtexec loads it"
+	sqlsplit --print -0 crlf-a.sql | norm split >s.n
+	norm client <c.out >c.n
+	is_file s.n c.n "$s: CRLF schema: the same statements ($(wc -l <c.n))"
+	dbstate t3100_a >a.st
+	dbstate t3100_b >b.st
+	is_file b.st a.st "$s: CRLF schema: the same objects ($(wc -l <a.st) lines)"
+	is "$(grep -c -e "$(printf '\r')" -e '\\r' b.st)" 0 "$s: (no CR in them)"
+	sql -e "DROP DATABASE t3100_a; DROP DATABASE t3100_b"
+}
+
+on_samples check_sample
 
 # --- mariadb-test's client test files, from a copy (they use db "test",
 # and source each other by relative path)
