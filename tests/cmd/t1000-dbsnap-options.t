@@ -22,7 +22,7 @@ CREATE TABLE my (id int PRIMARY KEY) ENGINE=MyISAM;
 SQL
 sql $DB2 -e "CREATE TABLE u (id int PRIMARY KEY)"
 
-plan 38
+plan 39
 dbsnap > /dev/null 2>&1;		is "$?" 2 "no arguments: exit 2"
 dbsnap -j 0 $DB > /dev/null 2>err.txt;	is "$?" 2 "-j 0: exit 2"
 is "$(cat err.txt)" "dbsnap: -j 0: too small" "... saying why"
@@ -78,9 +78,11 @@ is "$(sql t1000_dst -e "$hq")" "$(sql $DB -e "$hq")" \
     "history rows restore with their ROW_START and ROW_END (via rows2sql)"
 sql -e "DROP DATABASE IF EXISTS t1000_dst"
 
-dbsnap $(CONN) --no-data --skip-triggers $DB | framecat > out.txt
+dbsnap $(CONN) --no-data --skip-triggers $DB 2>err.txt | framecat > out.txt
 is "$(grep -c '^TABLE	' out.txt) $(grep -c '^OBJECT	table' out.txt) $(grep -c '^OBJECT	trigger' out.txt)" \
     "0 3 0" "--no-data --skip-triggers: objects only"
+like "$(cat err.txt)" "^dbsnap: left out: [0-9]+ triggers? \(add --triggers\)$" \
+    "--skip-triggers: says what it left out"
 dbsnap $(CONN) --no-create $DB 2>/dev/null | framecat > out.txt
 is "$(grep -c '^TABLE	' out.txt) $(grep -c '^OBJECT	table\|^OBJECT	database' out.txt)" \
     "3 0" "--no-create: rows only"
