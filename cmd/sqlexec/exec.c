@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <errmsg.h>
+
 #include "sqlexec.h"
 
 struct dispatch {
@@ -29,6 +31,11 @@ struct dispatch {
 	size_t		 nwarm;
 	struct buf	 last;		/* the last target found warm */
 	uint64_t	 txn;		/* the input's BEGIN open: its number */
+	uint64_t	 txn_hash;	/* the identity up to just before it */
+	struct sx_id	 id;		/* the input's identity, running */
+	uint64_t	 hash;		/* ... up to the statement read last */
+	uint64_t	 prev_hash;	/* ... up to the one before it */
+	int		 checked;	/* --skip-to's identity was checked */
 	int		 serial;	/* one connection from here on */
 	int		 autocommit_off; /* the input said SET autocommit=0 */
 	struct buf	 header;	/* the header frame's payload */
@@ -130,6 +137,7 @@ unit_add(struct dispatch *d, const struct rp_stmt *s)
 	st = &u->st[u->n++];
 	st->no = s->no;
 	st->line = s->line;
+	st->hash = d->hash;
 	if (u->n > 1)
 		buf_add(&u->text, "\n;\n", 3);
 	st->off = u->text.len;
@@ -147,6 +155,7 @@ unit_add(struct dispatch *d, const struct rp_stmt *s)
 		buf_add(&u->ctx, "", 1);	/* the NUL separator */
 	}
 	u->end_no = s->no;
+	u->end_hash = d->hash;
 	if (u->text.err || u->ctx.err) {
 		errno = ENOMEM;
 		return -1;
@@ -198,6 +207,78 @@ plan_line(const struct rp_stmt *s, const char *what, const char *why)
 	buf_release(&b);
 }
 
+/* A failed checkpoint write for statement s: recorded, -1. */
+static int
+ckpt_error(struct dispatch *d, const struct rp_stmt *s, MYSQL *m)
+{
+	struct buf	 b = BUF_INIT;
+
+	sx_where(&b, s->no, s->line, NULL);
+	sx_set_error(d->x, s->no, "%s: checkpoint %s: ERROR %u (%s): %s", b.p,
+	    d->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
+	    mysql_error(m));
+	buf_release(&b);
+	(void)mysql_rollback(m);
+	return -1;
+}
+
+/* sx_done() under the lock. */
+static void
+done(struct sx *x, uint64_t no, uint64_t hash)
+{
+	pthread_mutex_lock(&x->mu);
+	sx_done(x, no, hash);
+	pthread_mutex_unlock(&x->mu);
+}
+
+/* Does s change only transactional data (and not commit on its own)? */
+static int
+transactional(const struct rp_stmt *s)
+{
+	return s->kind == STK_INSERT || s->kind == STK_UPDATE ||
+	    s->kind == STK_DELETE || s->kind == STK_LOAD;
+}
+
+/*
+ * barrier() with --checkpoint, on connection 1, everything before s
+ * committed.  DML runs in a transaction with the checkpoint row; anything
+ * else (DDL commits on its own) is recorded as pending while it runs, so
+ * that a stop in the middle is not mistaken for either outcome.
+ */
+static int
+barrier_checkpointed(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct sx	*x = d->x;
+	MYSQL		*m = x->conn[0];
+	int		 rc;
+
+	if (transactional(s)) {
+		if (mysql_query(m, "START TRANSACTION") != 0)
+			return ckpt_error(d, s, m);
+		if (sx_exec_one(x, 0, s, 1) == -1) {
+			(void)mysql_rollback(m);
+			return -1;
+		}
+		if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
+			return ckpt_error(d, s, m);
+		done(x, s->no, d->hash);
+		return 0;
+	}
+	if (sx_ckpt_write(x, m, s->no - 1, d->prev_hash, s->no, d->hash,
+	    1) == -1)
+		return ckpt_error(d, s, m);
+	rc = sx_exec_one(x, 0, s, 0);
+	/* It did not run, or failed as a whole: no longer pending. */
+	if (rc == -1 && mysql_errno(m) < CR_MIN_ERROR)
+		(void)sx_ckpt_write(x, m, s->no - 1, d->prev_hash, 0, 0, 1);
+	if (rc == -1)
+		return -1;
+	if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
+		return ckpt_error(d, s, m);
+	done(x, s->no, d->hash);
+	return 0;
+}
+
 /* Run a barrier or session statement once everything before is done. */
 static int
 barrier(struct dispatch *d, const struct rp_stmt *s, int every,
@@ -216,16 +297,16 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	}
 	if (sx_drain(x) == -1)
 		return -1;
-	x->done_no = d->consumed - 1 > x->done_no ? d->consumed - 1 :
-	    x->done_no;
+	done(x, s->no - 1, d->prev_hash);
+	if (!every && d->o->checkpoint != NULL)
+		return barrier_checkpointed(d, s);
 	for (c = 0; c < (every ? x->nconn : 1); c++) {
 		if (sx_exec_one(x, c, s, 0) == -1)
 			return -1;
 		if (every && sx_keep_unique_checks(x, c, s) == -1)
 			return -1;
 	}
-	if (s->no > x->done_no)
-		x->done_no = s->no;
+	done(x, s->no, d->hash);
 	return 0;
 }
 
@@ -266,8 +347,10 @@ too_large(struct dispatch *d, const struct rp_stmt *s)
 		x->nstmts++;
 		x->nfailed++;
 		pthread_mutex_unlock(&x->mu);
-		if (d->cur != NULL)
+		if (d->cur != NULL) {
 			d->cur->end_no = s->no;
+			d->cur->end_hash = d->hash;
+		}
 	} else
 		sx_set_error(x, s->no, "%s and resume", b.p);
 	buf_release(&t);
@@ -318,6 +401,37 @@ go_serial(struct dispatch *d, const struct rp_stmt *s,
 }
 
 /*
+ * --checkpoint inside the input's BEGIN ... COMMIT, on connection 1 in
+ * that transaction, before (after == 0) and after statement s of kind k:
+ * a COMMIT writes the position first, so that both commit together; a
+ * statement that is not transactional writes itself as pending first (a
+ * DDL's implicit commit then commits the row with the transaction); once
+ * the transaction has ended otherwise (ROLLBACK, XA, a DDL), the position
+ * is written and committed.
+ */
+static int
+txn_checkpoint(struct dispatch *d, const struct rp_stmt *s, enum sx_txn k,
+    enum sx_action a, int after)
+{
+	MYSQL	*m = d->x->conn[0];
+	int	 plain_commit = k == TXN_COMMIT && !sx_is_xa(s);
+	int	 rc = 0;
+
+	if (!after && plain_commit)
+		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 0);
+	else if (!after && !transactional(s) && a != ACT_SESSION &&
+	    s->kind != STK_TRANSACTION)
+		rc = sx_ckpt_write(d->x, m, s->no - 1, d->prev_hash, s->no,
+		    d->hash, 0);
+	else if (after && d->txn == 0 && !plain_commit)
+		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 1);
+	else if (after && !transactional(s) && a != ACT_SESSION &&
+	    s->kind != STK_TRANSACTION)
+		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 0);
+	return rc == -1 ? ckpt_error(d, s, m) : 0;
+}
+
+/*
  * The input's own transactions.  BEGIN (or XA START) is a barrier; from
  * it up to its COMMIT or ROLLBACK every statement runs in order on
  * connection 1, in that transaction, as the mysql client would run it; a
@@ -359,6 +473,7 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 		unit_close(d);
 		cool_all(d);
 		d->txn = s->no;
+		d->txn_hash = d->prev_hash;
 		if (d->o->dry_run) {
 			plan_line(s, "barrier", "the input's transaction "
 			    "begins: up to its COMMIT or ROLLBACK, one "
@@ -367,8 +482,7 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 		}
 		if (sx_drain(x) == -1)
 			return -1;
-		if (s->no - 1 > x->done_no)
-			x->done_no = s->no - 1;
+		done(x, s->no - 1, d->prev_hash);
 		return sx_exec_one(x, 0, s, 1);
 	}
 	if (s->kind == STK_LOCK || s->kind == STK_UNLOCK) {
@@ -387,16 +501,75 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 		    "ends the input's transaction", "");
 		return 0;
 	}
-	if (sx_exec_one(x, 0, s, 1) == -1)
+	if (d->o->checkpoint != NULL && txn_checkpoint(d, s, k, a, 0) == -1)
 		return -1;
+	if (sx_exec_one(x, 0, s, 1) == -1) {
+		/* A DDL that failed after its implicit commit: not pending. */
+		if (d->o->checkpoint != NULL && !transactional(s) &&
+		    mysql_errno(x->conn[0]) < CR_MIN_ERROR &&
+		    !sx_in_transaction(x, 0))
+			(void)sx_ckpt_write(x, x->conn[0], s->no - 1,
+			    d->prev_hash, 0, 0, 1);
+		return -1;
+	}
 	if (a == ACT_SESSION && sx_keep_unique_checks(x, 0, s) == -1)
 		return -1;
 	/* Ended, or ended implicitly (DDL, LOCK TABLES): all committed. */
 	if (d->txn != 0 && !sx_in_transaction(x, 0))
 		d->txn = 0;
+	if (d->o->checkpoint != NULL && txn_checkpoint(d, s, k, a, 1) == -1)
+		return -1;
 	if (d->txn == 0)
-		x->done_no = s->no;
+		done(x, s->no, d->hash);
 	return 0;
+}
+
+/*
+ * The input's identity, statement by statement; at the first statement
+ * after --skip-to N, check that statements 1..N are those of the input
+ * the resume point was made from, before anything after N runs.
+ */
+static int
+resume_point(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct sx	*x = d->x;
+
+	d->prev_hash = d->hash;
+	if (!d->checked && s->no > d->o->skip_to) {
+		d->checked = 1;
+		pthread_mutex_lock(&x->mu);
+		if (x->done_no == d->o->skip_to)
+			x->done_hash = d->prev_hash;
+		pthread_mutex_unlock(&x->mu);
+		if (sx_check_resume(x, d->o->skip_to, d->prev_hash) == -1)
+			return -1;
+	}
+	sx_id_add(&d->id, s->text, s->len);
+	d->hash = sx_id_digest(&d->id);
+	x->at_hash = d->hash;
+	return 0;
+}
+
+/* At the end of the input: it must reach --skip-to N. */
+static int
+resume_end(struct dispatch *d)
+{
+	struct sx	*x = d->x;
+
+	if (d->checked || d->o->skip_to == 0)
+		return 0;
+	if (d->consumed != d->o->skip_to) {
+		sx_set_error(x, d->consumed, "--skip-to %" PRIu64 ": the input "
+		    "ends at statement %" PRIu64 ": it is not the input the "
+		    "resume point was made from", d->o->skip_to, d->consumed);
+		x->no_resume = 1;
+		return -1;
+	}
+	d->checked = 1;
+	pthread_mutex_lock(&x->mu);
+	x->done_hash = d->hash;
+	pthread_mutex_unlock(&x->mu);
+	return sx_check_resume(x, d->consumed, d->hash);
 }
 
 static int
@@ -407,6 +580,8 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	char		 fnwhy[128];
 	int		 rc, ac;
 
+	if (resume_point(d, s) == -1)
+		return -1;
 	d->consumed = s->no;
 	if (a == ACT_SESSION)
 		warn_per_connection(d, s);
@@ -451,8 +626,10 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		if (d->o->dry_run)
 			plan_line(s, "skipped", why);
 		d->x->nskipped++;
-		if (d->cur != NULL)
+		if (d->cur != NULL) {
 			d->cur->end_no = s->no;
+			d->cur->end_hash = d->hash;
+		}
 		return 0;
 	case ACT_PARALLEL:
 		if (d->o->dry_run)
@@ -514,6 +691,21 @@ summary(struct dispatch *d, double secs)
 	buf_release(&b);
 }
 
+/* The stream header: what the checkpoint records of the input. */
+static int
+header(struct dispatch *d, const struct frame *f)
+{
+	struct dec	 dd;
+	struct rp_kv	 kv;
+
+	if (d->o->dry_run || d->o->checkpoint == NULL)
+		return 0;
+	dec_init(&dd, f->p, f->len);
+	if (dec_kv(&dd, &kv) == -1)
+		return 0;	/* the reader checked it: cannot be */
+	return sx_ckpt_input(d->x, &kv);
+}
+
 /* Read frames and dispatch statements until the trailer or a failure. */
 static int
 read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
@@ -538,6 +730,8 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 		if (f.type == FT_HEADER) {
 			buf_reset(&d->header);
 			buf_add(&d->header, f.p, f.len);
+			if (header(d, &f) == -1)
+				return -1;
 			continue;
 		}
 		/* A snapshot stream (dbsnap's): load.c takes it from here. */
@@ -604,13 +798,15 @@ sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
 }
 
 int
-sx_run(int fd, const struct sx_opts *o)
+sx_run(int fd, const struct sx_opts *given)
 {
+	struct sx_opts		 opts = *given, *o = &opts;	/* --resume sets skip_to */
 	struct sx		 x;
 	struct dispatch		 d;
 	struct frame_reader	*r;
 	struct stat		 sb;
 	double			 t0 = now();
+	uint64_t		 end_no, end_hash;
 	int			 rc, input_err = 0, ok, started;
 
 	if (o->db != NULL)
@@ -621,6 +817,7 @@ sx_run(int fd, const struct sx_opts *o)
 	x.qmax = o->jobs;
 	x.stop_seq = UINT64_MAX;
 	x.done_no = o->skip_to;
+	x.done_hash = o->skip_hash;
 	pthread_mutex_init(&x.mu, NULL);
 	pthread_cond_init(&x.cv_work, NULL);
 	pthread_cond_init(&x.cv_space, NULL);
@@ -628,14 +825,25 @@ sx_run(int fd, const struct sx_opts *o)
 	d.x = &x;
 	d.o = o;
 	d.t0 = t0;
-	if ((r = frame_reader_new(fd, 0)) == NULL) {
+	if (sx_id_init(&d.id, NULL) == -1 ||
+	    (r = frame_reader_new(fd, 0)) == NULL) {
 		warn("frame reader");
+		sx_id_free(&d.id);
 		return -1;
 	}
+	d.hash = sx_id_digest(&d.id);
 	if (!o->dry_run) {
 		if (sx_connect(&x) == -1) {
 			sx_disconnect(&x);
 			frame_reader_free(r);
+			return -1;
+		}
+		if (o->checkpoint != NULL && sx_ckpt_open(&x, &opts) == -1) {
+			fprintf(stderr, "%s: %s\n", getprogname(), x.err.msg);
+			free(x.err.msg);
+			sx_disconnect(&x);
+			frame_reader_free(r);
+			sx_id_free(&d.id);
 			return -1;
 		}
 		/* Before any thread: they inherit the blocked signals. */
@@ -656,12 +864,21 @@ sx_run(int fd, const struct sx_opts *o)
 		if (x.prog != NULL && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
 			progress_total(x.prog, 0, 0, sb.st_size);
 	}
+	if (o->skip_to > 0 && !o->skip_has_hash)
+		fprintf(stderr, "%s: warning: --skip-to %" PRIu64 " without the "
+		    "input's identity (N:IDENTITY, as the resume line prints "
+		    "it): not checked that this is the same input\n",
+		    getprogname(), o->skip_to);
 
 	rc = read_loop(&d, r, &input_err);
 	if (d.snapshot) {
 		ok = rc == 0;	/* sx_load() has reported */
 		goto done;
 	}
+	if (rc == 0 && resume_end(&d) == -1)
+		rc = -1;
+	end_no = d.consumed;
+	end_hash = d.hash;
 	if (rc == 0 && d.txn != 0) {
 		/* As the mysql client at its end: not committed. */
 		fprintf(stderr, "%s: warning: the input ends inside the "
@@ -669,7 +886,8 @@ sx_run(int fd, const struct sx_opts *o)
 		    "back, as the mysql client does\n", getprogname(), d.txn);
 		if (!o->dry_run)
 			(void)mysql_rollback(x.conn[0]);
-		d.consumed = d.txn - 1;
+		end_no = d.txn - 1;
+		end_hash = d.txn_hash;
 	}
 	if (rc == 0 || input_err) {
 		if (rc == 0)
@@ -679,7 +897,7 @@ sx_run(int fd, const struct sx_opts *o)
 			d.cur = NULL;
 		}
 		if (!o->dry_run && sx_drain(&x) == 0 && rc == 0)
-			x.done_no = d.consumed;
+			done(&x, end_no, end_hash);
 	} else {
 		sx_unit_free(d.cur);
 		d.cur = NULL;
@@ -688,6 +906,9 @@ sx_run(int fd, const struct sx_opts *o)
 		sx_join_workers(&x);
 		if (rc != 0 && d.txn != 0)	/* the input's, left open */
 			(void)mysql_rollback(x.conn[0]);
+		if (rc == 0 && x.err.msg == NULL && x.interrupted == 0 &&
+		    sx_ckpt_finish(&x, end_no, end_hash) == -1)
+			rc = -1;
 	}
 	if (x.prog != NULL)
 		progress_clear(x.prog);
@@ -699,8 +920,8 @@ sx_run(int fd, const struct sx_opts *o)
 	started = frame_reader_totals(r)->frames > 0;
 	if (!o->dry_run && started && (!o->quiet || !ok))
 		summary(&d, now() - t0);
-	if (!o->dry_run && !ok && ((started && (rc != 0 || x.err.msg != NULL))
-	    || x.interrupted != 0))
+	if (!o->dry_run && !ok && !x.no_resume && ((started && (rc != 0 ||
+	    x.err.msg != NULL)) || x.interrupted != 0))
 		sx_print_resume(&x);
 done:
 	sx_intr_stop(&x);		/* a signal from now on: its default */
@@ -713,6 +934,7 @@ done:
 	if (!o->dry_run)
 		sx_disconnect(&x);
 	frame_reader_free(r);
+	sx_id_free(&d.id);
 	free(x.err.msg);
 	pthread_mutex_destroy(&x.mu);
 	pthread_cond_destroy(&x.cv_work);

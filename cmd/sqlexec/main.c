@@ -19,10 +19,28 @@
 #include "version.h"
 #define SQLEXEC_VERSION	ROWPIPE_VERSION
 
+/* --skip-to N or N:IDENTITY, as the resume line prints it. */
+static int
+skip_to(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	struct sx_opts	*o = base;
+	static char	 msg[256];
+	const char	*why;
+
+	if (sx_token_parse(arg, &o->skip_to, &o->skip_hash, &o->skip_has_hash,
+	    &why) == 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "--skip-to %s: %s", arg, why);
+	*errstr = msg;
+	return -1;
+}
+
 #define F(m)	OPT_FIELD(struct sx_opts, m)
 static const struct opt options[] = {
 	OPT_SIZE(0, "batch-bytes", "BYTES", F(batch_bytes), 1, 1ULL << 40,
 	    "send at most BYTES of statements a round trip"),
+	OPT_STR(0, "checkpoint", "DB.TABLE", F(checkpoint),
+	    "record the committed position in DB.TABLE of the target"),
 	OPT_SIZE(0, "commit-every", "BYTES", F(commit_every), 1, 1ULL << 40,
 	    "commit after about BYTES of statements"),
 	OPT_STR('D', "database", "DB", F(db), "the default database, until USE"),
@@ -46,8 +64,10 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
 	OPT_FLAG('q', "quiet", F(quiet), 1,
 	    "no summary line unless something failed"),
-	OPT_NUM(0, "skip-to", "N", F(skip_to), 0, LLONG_MAX,
-	    "resume after statement N"),
+	OPT_FLAG(0, "resume", F(resume), 1,
+	    "continue from the position --checkpoint recorded"),
+	OPT_FUNC(0, "skip-to", "N:IDENTITY", skip_to, 0,
+	    "resume after statement N of the same input"),
 	OPT_FLAG(0, "strict", F(strict), 1,
 	    "a server warning is an error"),
 	OPT_TABLE_END
@@ -64,7 +84,8 @@ static struct sx_opts the_opts = {
 static const struct opt_prog prog = {
 	.name = "sqlexec",
 	.usage = "usage: sqlexec " CONN_USAGE "\n"
-	    "\t[-CfnqV] [-j jobs] [--commit-every bytes] [--skip-to N] [--strict]\n"
+	    "\t[-CfnqV] [-j jobs] [--checkpoint db.table [--resume]]\n"
+	    "\t[--commit-every bytes] [--skip-to N:identity] [--strict]\n"
 	    "\t[--no-binlog] [--keep-checks] [--no-bulk] [--no-create] [--progress]\n"
 	    "\t[--batch-bytes bytes] [--default-character-set charset]\n"
 	    "\t[[-D] database]\n",
@@ -92,6 +113,16 @@ main(int argc, char *argv[])
 		opt_usage(&prog);
 	if (argc == 1)			/* over -D, as with mysql(1) */
 		o->db = argv[0];
+	if (o->resume && o->checkpoint == NULL)
+		errx(2, "--resume needs --checkpoint db.table");
+	if (o->resume && o->skip_to > 0)
+		errx(2, "--resume and --skip-to: give one (--resume reads the "
+		    "position from the checkpoint)");
+	if (o->checkpoint != NULL && sx_ckpt_name(o->checkpoint) == -1)
+		errx(2, "--checkpoint %s: expected db.table (names without "
+		    "backquotes or dots)", o->checkpoint);
+	if (o->checkpoint != NULL && o->dry_run)
+		errx(2, "--checkpoint and --dry-run: -n connects to nothing");
 	if (isatty(STDIN_FILENO))
 		errx(2, "stdin is a terminal: pipe sqlsplit's output in");
 

@@ -1,32 +1,168 @@
 /*
- * resume: where a run that stopped early may be continued.  The committed
- * statements are always a prefix of the input (sqlexec.h); this file says
- * which, with one number that cannot be misread: the last committed
- * statement is the number --skip-to takes.
+ * resume: where a run that stopped early may be continued, and with what.
+ * The committed statements are always a prefix of the input (sqlexec.h);
+ * this file says which, with one number that cannot be misread, and ties
+ * that number to the input it came from.
+ *
+ * The resume token is N:H (sqlexec(1), RESUME POINTS): N is the last
+ * committed statement, H (16 lowercase hex digits) the input's identity up
+ * to N, a running XXH3_64bits over the input (xxHash, Cyan4973/xxHash):
+ * for a statement stream, each statement 1..N as its length (8 bytes,
+ * little-endian) and its text; for a snapshot stream, the same over what
+ * it loads, after a seed of the header's producer, snapshot_time,
+ * gtid_binlog_pos, binlog_file and binlog_pos.  Two inputs with the same
+ * statements 1..N give the same result when resumed after N, whatever
+ * follows; any other input is refused.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
 
 #include "sqlexec.h"
+
+int
+sx_id_init(struct sx_id *id, const struct rp_kv *hdr)
+{
+	static const char *const keys[] = { "producer", "snapshot_time",
+	    "gtid_binlog_pos", "binlog_file", "binlog_pos" };
+	const char	*v;
+	size_t		 i;
+
+	if ((id->st = XXH3_createState()) == NULL)
+		return -1;
+	XXH3_64bits_reset(id->st);
+	for (i = 0; hdr != NULL && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = rp_kv_get(hdr, keys[i]);
+		sx_id_add(id, keys[i], strlen(keys[i]));
+		sx_id_add(id, v != NULL ? v : "", v != NULL ? strlen(v) : 0);
+	}
+	return 0;
+}
+
+void
+sx_id_add(struct sx_id *id, const void *p, size_t len)
+{
+	unsigned char	 n[8];
+	uint64_t	 v = len;
+	int		 i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		n[i] = v & 0xff;
+	XXH3_64bits_update(id->st, n, sizeof(n));
+	XXH3_64bits_update(id->st, p, len);
+}
+
+uint64_t
+sx_id_digest(const struct sx_id *id)
+{
+	return XXH3_64bits_digest(id->st);
+}
+
+void
+sx_id_free(struct sx_id *id)
+{
+	if (id->st != NULL)
+		XXH3_freeState(id->st);
+	id->st = NULL;
+}
+
+void
+sx_token(char *b, size_t len, uint64_t no, uint64_t hash)
+{
+	snprintf(b, len, "%" PRIu64 ":%016" PRIx64, no, hash);
+}
+
+int
+sx_token_parse(const char *s, uint64_t *no, uint64_t *hash, int *has_hash,
+    const char **errstr)
+{
+	char		*end;
+	const char	*h;
+	size_t		 i;
+
+	*errstr = "expected N or N:IDENTITY, as the resume line prints it";
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*no = strtoull(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	*has_hash = 0;
+	*hash = 0;
+	if (*end == '\0')
+		return 0;
+	if (*end != ':')
+		return -1;
+	h = end + 1;
+	for (i = 0; h[i] != '\0'; i++)
+		if (strchr("0123456789abcdefABCDEF", h[i]) == NULL)
+			return -1;
+	if (i != 16) {
+		*errstr = "the identity after N: is 16 hex digits";
+		return -1;
+	}
+	*hash = strtoull(h, NULL, 16);
+	*has_hash = 1;
+	return 0;
+}
 
 void
 sx_print_resume(struct sx *x)
 {
-	uint64_t	 n;
+	char		 t[48], what[64];
+	uint64_t	 n, h;
 
 	pthread_mutex_lock(&x->mu);
 	n = x->done_no;
+	h = x->done_hash;
 	pthread_mutex_unlock(&x->mu);
 	/* a snapshot stream's positions are its frames (load.c) */
-	if (n == 0)
-		sx_report(x, "no %s is committed; run the same input "
-		    "again to restore it", x->by_frame ? "frame" : "statement");
-	else if (n == 1)
-		sx_report(x, "%s 1 is committed; resume with --skip-to 1",
+	if (n == 0) {
+		sx_report(x, "no %s is committed; run the same input again to "
+		    "restore it", x->by_frame ? "frame" : "statement");
+		return;
+	}
+	if (n == 1)
+		snprintf(what, sizeof(what), "%s 1 is committed",
 		    x->by_frame ? "frame" : "statement");
 	else
-		sx_report(x, "%s 1-%" PRIu64 " are committed; resume with "
-		    "--skip-to %" PRIu64, x->by_frame ? "frames" :
-		    "statements", n, n);
+		snprintf(what, sizeof(what), "%s 1-%" PRIu64 " are committed",
+		    x->by_frame ? "frames" : "statements", n);
+	sx_token(t, sizeof(t), n, h);
+	if (x->o->checkpoint != NULL)
+		sx_report(x, "%s; resume with --resume (checkpoint %s records "
+		    "it)", what, x->o->checkpoint);
+	else
+		sx_report(x, "%s; resume with --skip-to %s", what, t);
+}
+
+int
+sx_check_resume(struct sx *x, uint64_t no, uint64_t hash)
+{
+	const struct sx_opts *o = x->o;
+	char		 want[48], got[48];
+
+	if (!o->skip_has_hash || o->skip_to == 0 || hash == o->skip_hash)
+		return 0;
+	sx_token(want, sizeof(want), o->skip_to, o->skip_hash);
+	sx_token(got, sizeof(got), no, hash);
+	sx_set_error(x, no, "--skip-to %s: this input is not the one the "
+	    "resume point was made from: its %s 1-%" PRIu64 " differ (they "
+	    "give %s); resume only with the same input", want, x->by_frame ?
+	    "frames" : "statements", no, got);
+	x->no_resume = 1;
+	return -1;
+}
+
+void
+sx_done(struct sx *x, uint64_t no, uint64_t hash)
+{
+	if (no > x->done_no) {
+		x->done_no = no;
+		x->done_hash = hash;
+	}
 }

@@ -48,6 +48,10 @@ struct sx_opts {
 	size_t		 commit_every;	/* bytes of statements a transaction */
 	size_t		 batch_bytes;	/* bytes of statements a round trip */
 	uint64_t	 skip_to;	/* resume after this statement */
+	uint64_t	 skip_hash;	/* the input's identity up to skip_to */
+	int		 skip_has_hash;	/* skip_hash was given (N:IDENTITY) */
+	const char	*checkpoint;	/* "db.table" of the checkpoint, or NULL */
+	int		 resume;	/* continue from the checkpoint */
 	int		 force;		/* report errors, continue */
 	int		 strict;	/* a server warning is an error */
 	int		 dry_run;	/* print the plan on stdout, no server */
@@ -82,6 +86,7 @@ struct sx_stmt {
 	uint64_t	 line;
 	size_t		 off;		/* text in unit->text */
 	size_t		 len;
+	uint64_t	 hash;		/* the input's identity up to no */
 	size_t		 ctx;		/* "schema.table" at unit->ctx.p + ctx */
 };
 
@@ -91,6 +96,7 @@ struct sx_stmt {
 struct sx_unit {
 	uint64_t	 seq;		/* 1, 2, ... in input order */
 	uint64_t	 end_no;	/* statements <= end_no are done with it */
+	uint64_t	 end_hash;	/* the input's identity up to end_no */
 	int		 bulk;		/* first into a table: alone, unique_checks=0 */
 	struct sx_rows	*rows;		/* rows of one table (load.c), or NULL */
 	struct buf	 text;		/* texts joined by "\n;\n" */
@@ -132,6 +138,9 @@ struct sx {
 	uint64_t	 next_seq;	/* seq of the next unit */
 	uint64_t	 committed_seq;	/* units 1..committed_seq committed */
 	uint64_t	 done_no;	/* statements 1..done_no done */
+	uint64_t	 done_hash;	/* the input's identity up to done_no */
+	uint64_t	 at_hash;	/* ... up to the dispatcher's statement */
+	int		 no_resume;	/* wrong input: print no resume point */
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
 	int		 stop;		/* stop reading and dispatching */
 	int		 interrupted;	/* the signal that stopped the run, or 0 */
@@ -286,9 +295,62 @@ int	 sx_warn(struct sx *, MYSQL *m, unsigned n, uint64_t no,
 	    const char *where);
 
 /*
- * resume.c.  The last line of a run that stopped before the end of its
- * input: "statements 1-N are committed; resume with --skip-to N", or that
- * nothing is committed.  N is x->done_no.
+ * resume.c: the resume token N:IDENTITY and the input's identity, a
+ * running hash (see resume.c for what it covers).  sx_id_init(): hdr is
+ * the stream header for a snapshot stream (its producer, snapshot time and
+ * binary log position seed the hash), NULL for a statement stream.  0, or
+ * -1 (ENOMEM).  sx_id_add(): one statement's text, or one piece of what a
+ * snapshot stream loads.  sx_id_digest(): the identity so far; the state
+ * goes on.
+ */
+struct sx_id {
+	void		*st;		/* XXH3_state_t, owned */
+};
+int	 sx_id_init(struct sx_id *, const struct rp_kv *hdr);
+void	 sx_id_add(struct sx_id *, const void *, size_t);
+uint64_t sx_id_digest(const struct sx_id *);
+void	 sx_id_free(struct sx_id *);
+/* "N:HHHHHHHHHHHHHHHH" into b (48 bytes are enough). */
+void	 sx_token(char *b, size_t len, uint64_t no, uint64_t hash);
+/*
+ * Parse a --skip-to argument: "N" (*has_hash 0) or "N:IDENTITY".  0, or
+ * -1 with *errstr a reason (static).
+ */
+int	 sx_token_parse(const char *, uint64_t *no, uint64_t *hash,
+	    int *has_hash, const char **errstr);
+/*
+ * At the resume point: hash is this input's identity up to statement no
+ * (= --skip-to N).  0 if it is the one --skip-to gave (or none was
+ * given); else -1 with the error recorded, and no resume point printed.
+ */
+int	 sx_check_resume(struct sx *, uint64_t no, uint64_t hash);
+/* Move the committed prefix to no (if further); caller holds x->mu. */
+void	 sx_done(struct sx *, uint64_t no, uint64_t hash);
+/*
+ * checkpoint.c: --checkpoint DB.TABLE (see checkpoint.c for the model).
+ * sx_ckpt_name(): 0 if the name is DB.TABLE, else -1.  sx_ckpt_open(): on
+ * connection 1, before anything runs: lock the checkpoint, create its
+ * table if needed, and start the run; with o->resume, set o->skip_to and
+ * its identity from the row.  An unfinished run without --resume, a
+ * pending statement, a missing row with --resume are errors.
+ * sx_ckpt_input(): record the stream header's producer and source.
+ * sx_ckpt_write(): on m, in its transaction, record position no (and a
+ * pending statement if pend is not 0), then COMMIT if commit; without
+ * --checkpoint only the COMMIT.  sx_ckpt_finish(): the run is complete.
+ * All return 0, or -1 (sx_ckpt_write: the error is on m; the others
+ * record it).
+ */
+int	 sx_ckpt_name(const char *);
+int	 sx_ckpt_open(struct sx *, struct sx_opts *);
+int	 sx_ckpt_input(struct sx *, const struct rp_kv *hdr);
+int	 sx_ckpt_write(struct sx *, MYSQL *m, uint64_t no, uint64_t hash,
+	    uint64_t pend, uint64_t pend_hash, int commit);
+int	 sx_ckpt_finish(struct sx *, uint64_t no, uint64_t hash);
+
+/*
+ * The last line of a run that stopped before the end of its input:
+ * "statements 1-N are committed; resume with --skip-to N:IDENTITY", or
+ * that nothing is committed.  N is x->done_no.
  */
 void	 sx_print_resume(struct sx *);
 

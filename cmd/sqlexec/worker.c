@@ -320,8 +320,10 @@ replay(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 	int	 undo;
 
 	for (k = 0; k < u->n; k++) {
-		if (x->o->strict && start_txn(x, m, u) == -1)
-			return -1;	/* so that a warning can be undone */
+		/* so that a warning can be undone, or the checkpoint go with */
+		if ((x->o->strict || x->o->checkpoint != NULL) &&
+		    start_txn(x, m, u) == -1)
+			return -1;
 		r = round_trip(x, c, u, k, k + 1, p);
 		if (r == RT_STOPPED)
 			return -1;
@@ -344,7 +346,9 @@ replay(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 			(*failed)++;
 			undo = 1;
 		}
-		if (undo ? mysql_rollback(m) != 0 : mysql_commit(m) != 0) {
+		if (undo ? mysql_rollback(m) != 0 : k + 1 < u->n ?
+		    sx_ckpt_write(x, m, u->st[k].no, u->st[k].hash, 0, 0, 1) :
+		    sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1)) {
 			report_stmt(x, u, k, m, 0);
 			return -1;
 		}
@@ -412,8 +416,7 @@ run_unit(struct sx *x, int c, struct sx_unit *u)
 	/* done with m: from here on the dispatcher may use it */
 	pthread_mutex_lock(&x->mu);
 	x->committed_seq = u->seq;
-	if (u->end_no > x->done_no)
-		x->done_no = u->end_no;
+	sx_done(x, u->end_no, u->end_hash);
 	x->nstmts += u->n;
 	x->nfailed += failed;
 	x->rows += p.rows;
@@ -462,7 +465,7 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 			fail_unit(x, u);
 			return -1;
 		}
-	} else if (mysql_commit(m) != 0) {
+	} else if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
 		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
 		    u->st[0].no, u->st[u->n - 1].no);
 		add_server_error(&b, m);
@@ -732,8 +735,8 @@ strict_done(struct sx *x, MYSQL *m, const struct rp_stmt *s, int keep_txn,
 	pthread_mutex_lock(&x->mu);
 	if (w == 1)
 		x->nfailed++;
-	if (committed && s->no > x->done_no)
-		x->done_no = s->no;
+	if (committed)
+		sx_done(x, s->no, x->at_hash);
 	pthread_mutex_unlock(&x->mu);
 	return w == 1 ? 0 : -1;
 }

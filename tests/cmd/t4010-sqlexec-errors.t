@@ -36,8 +36,9 @@ for j in 1 4; do
 	is $? 1 "-j $j: duplicate key exits 1"
 	like "$(sed -n 1p err)" "^sqlexec: statement 250 \(line 251, table $db\.orders\): ERROR 1062 \(23000\): Duplicate entry '100' for key 'PRIMARY'$" \
 	    "-j $j: error names statement, line, table, error number and SQLSTATE"
-	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1$/\1/p' err)
-	like "$resume" '^[0-9]+$' "-j $j: resume point printed, one number"
+	token=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \(\1:[0-9a-f]\{16\}\)$/\2/p' err)
+	like "$token" '^[0-9]+:[0-9a-f]{16}$' "-j $j: resume point printed, one number ($token)"
+	resume=${token%%:*}
 	# everything up to the resume point is there, nothing after it
 	got=$(sql -e "SELECT COUNT(*), COALESCE(MAX(id), 4), COUNT(*) = COALESCE(MAX(id), 4) - 4 FROM $db.orders")
 	is "$got" "$((resume - 4))	$resume	1" "-j $j: committed rows are exactly statements 5..$resume"
@@ -47,7 +48,7 @@ for j in 1 4; do
 	# fix the row in the way, resume: the result is complete
 	sql -e "DELETE FROM $db.orders WHERE id = 100"
 	mk $db | sed 's/VALUES (100, .dup.)/VALUES (100, '"'row 100'"')/' | sqlexec-gen >fixed.rp
-	sqlexec $C -j $j --skip-to $resume <fixed.rp 2>err
+	sqlexec $C -j $j --skip-to $token <fixed.rp 2>err
 	is $? 0 "-j $j: resume with --skip-to $resume succeeds"
 	is "$(sql -e "SELECT COUNT(*), SUM(id) FROM $db.orders")" "399	$(( (5 + 404) * 400 / 2 - 250 ))" \
 	    "-j $j: resumed restore is complete"
@@ -104,7 +105,7 @@ sqlexec $C -j 2 --commit-every 1 t4010_p <big.rp 2>err
 is $? 1 "too large a statement exits 1"
 like "$(sed -n 1p err)" "^sqlexec: statement 3 \(line 3, table t4010_p\.docs\): $big bytes: too large for the server's max_allowed_packet \(16777216\): raise it on the server \(SET GLOBAL max_allowed_packet=18874368\) and resume$" \
     "too large a statement: statement, line, table, size and limit named"
-like "$(tail -1 err)" "^sqlexec: statements 1-2 are committed; resume with --skip-to 2$" \
+like "$(tail -1 err)" "^sqlexec: statements 1-2 are committed; resume with --skip-to 2:[0-9a-f]{16}$" \
     "too large a statement: resume point"
 ok $(grep -q 'gone away' err; [ $? -eq 1 ]; echo $?) "too large a statement: not sent"
 is "$(sql -e 'SELECT GROUP_CONCAT(id) FROM t4010_p.docs')" 1 \

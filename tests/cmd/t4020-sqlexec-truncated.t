@@ -39,9 +39,10 @@ while [ $cut -lt "$size" ]; do
 		badmsg=$((badmsg + 1)); diag "cut at $cut: $(head -1 err)"
 	fi
 	# one number: the last committed statement is the one to skip to
-	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1$/\1/p
-	    s/^sqlexec: statement 1 is committed; resume with --skip-to 1$/1/p' err)
-	if [ -z "$resume" ] && grep -q 'committed' err &&
+	token=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \(\1:[0-9a-f]\{16\}\)$/\2/p
+	    s/^sqlexec: statement 1 is committed; resume with --skip-to \(1:[0-9a-f]\{16\}\)$/\1/p' err)
+	resume=${token%%:*}
+	if [ -z "$token" ] && grep -q 'committed' err &&
 	    ! grep -q '^sqlexec: no statement is committed' err; then
 		badmsg=$((badmsg + 1)); diag "cut at $cut: $(grep committed err)"
 	fi
@@ -60,7 +61,7 @@ while [ $cut -lt "$size" ]; do
 	if [ $((cut % 50)) -eq 0 ]; then
 		resumed=$((resumed + 1))
 		head -c $cut full.rp | sqlexec $C -j 2 --commit-every 60 >/dev/null 2>&1
-		sqlexec $C -j 2 --commit-every 60 --skip-to "$resume" <full.rp 2>err ||
+		sqlexec $C -j 2 --commit-every 60 --skip-to "${token:-0}" <full.rp 2>err ||
 		    { badresume=$((badresume + 1)); diag "resume at $resume: $(head -1 err)"; }
 		got=$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM $db.t;
 		    DROP DATABASE $db")

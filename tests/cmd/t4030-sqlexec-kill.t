@@ -44,8 +44,8 @@ for j in 1 3; do
 	is $? 1 "-j $j: killed restore exits 1"
 	like "$(cat err)" "^sqlexec: statement [0-9]+ \(line [0-9]+, table $db\.t\): ERROR (2013|2006|1927) " \
 	    "-j $j: the lost connection is reported with the statement"
-	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1$/\1/p' err)
-	like "$resume" '^[0-9]+$' "-j $j: resume point printed ($resume)"
+	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \(\1:[0-9a-f]\{16\}\)$/\2/p' err)
+	like "$resume" '^[0-9]+:[0-9a-f]{16}$' "-j $j: resume point printed ($resume)"
 	sqlexec $C -j $j --commit-every 2000 --skip-to "${resume:-0}" <d.rp 2>err
 	is $? 0 "-j $j: resumed restore exits 0"
 	is "$(checksums $db)" "$(checksums $ref)" "-j $j: resumed restore equals the uninterrupted one"
@@ -67,8 +67,8 @@ for j in 1 3; do
 	wait $pid
 	is $? 1 "-j $j: interrupted restore exits 1"
 	like "$(cat err)" "^sqlexec: interrupted \(Interrupt\): " "-j $j: interruption reported"
-	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1$/\1/p' err)
-	like "$resume" '^[0-9]+$' "-j $j: resume point printed ($resume)"
+	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \(\1:[0-9a-f]\{16\}\)$/\2/p' err)
+	like "$resume" '^[0-9]+:[0-9a-f]{16}$' "-j $j: resume point printed ($resume)"
 	sqlexec $C -j $j --commit-every 2000 --skip-to "${resume:-0}" <d.rp 2>err
 	is $? 0 "-j $j: resumed restore exits 0"
 	is "$(checksums $db)" "$(checksums $ref)" "-j $j: resumed restore equals the uninterrupted one"

@@ -62,9 +62,9 @@ kill_sleeps() {
 }
 
 # resume_of FILE: N of "statements 1-N are committed; resume with
-# --skip-to N" (the same N twice), or nothing.
+# --skip-to N:IDENTITY" (the same N twice), or nothing.
 resume_of() {
-	sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1$/\1/p' "$1"
+	sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1:[0-9a-f]\{16\}$/\1/p' "$1"
 }
 
 for sig in INT TERM; do
@@ -109,7 +109,8 @@ for sig in INT TERM; do
 		    "$c	$s" "SIG$sig -j $j: the target holds exactly statements 1-$n"
 		ok $([ "$n" -le 105 ] && [ "$n" -ge 4 ]; echo $?) \
 		    "SIG$sig -j $j: nothing after the long statement is committed"
-		# resume: the result is the whole input
+		# resume: the result is the whole input (another input, the
+		# SLEEP left out: a bare N, unchecked)
 		mk $db "$(echo "$long" | sed 's/SLEEP(20)/0/')" | sqlexec-gen >fast.rp
 		sqlexec $C -j $j --skip-to "$n" <fast.rp 2>err2
 		is $? 0 "SIG$sig -j $j: resume with --skip-to $n: exit 0"

@@ -44,7 +44,7 @@ for j in 1 3; do
 	    "^sqlexec: statement [0-9]+ \\(line [0-9]+, table t4090_dst\\.c\\): Warning 1265: Data truncated for column 'country' at row [0-9]+.* \\(an error with --strict\\)$" \
 	    "-j $j --strict: the warning is the error, with its statement"
 	first=$(sed -n '1s/^sqlexec: statement \([0-9]*\) .*/\1/p' err)
-	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1$/\1/p' err)
+	resume=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \1:[0-9a-f]\{16\}$/\1/p' err)
 	ok $([ -n "$resume" ] && [ "$resume" -lt "${first:-0}" ]; echo $?) \
 	    "-j $j --strict: the resume point $resume is before statement $first"
 	is "$(sql -e "SELECT COUNT(*) FROM t4090_dst.c WHERE country = 'Unite'")" 0 \
@@ -77,7 +77,7 @@ like "$(cat err)" "^sqlexec: warning: statement 4 \\(line 4, table t4090_dst\\.c
 narrow
 sqlexec $C --strict <upd.rp 2>err
 is $? 1 "--strict: a warning of an UPDATE: exit 1"
-like "$(tail -1 err)" "^sqlexec: statements 1-4 are committed; resume with --skip-to 4$" \
+like "$(tail -1 err)" "^sqlexec: statements 1-4 are committed; resume with --skip-to 4:[0-9a-f]{16}$" \
     "--strict: the UPDATE ran (autocommit): the resume point is past it"
 is "$(sql -e "SELECT GROUP_CONCAT(country) FROM t4090_dst.c")" "Unite" \
     "--strict: and nothing after it ran"

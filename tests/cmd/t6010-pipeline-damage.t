@@ -45,7 +45,7 @@ done
 
 # Resuming after the last cut completes the restore, identical.
 resume=$(sed -n 's/.*resume with --skip-to \([^ ]*\)$/\1/p' err | tail -1)
-like "${resume:-none}" '^[0-9]+$' "sqlexec printed a resume point"
+like "${resume:-none}" '^[0-9]+:[0-9a-f]{16}$' "sqlexec printed a resume point"
 lz -d <full.lz4 | sqlsplit | sqlexec $C -j 2 --skip-to "${resume:-0}" 2>err
 is $? 0 "resume with --skip-to $resume"
 is_file "$(db_sums $DST >dst.sum; echo dst.sum)" src.sum "resumed copy is identical"

@@ -1,0 +1,343 @@
+/*
+ * checkpoint: --checkpoint DB.TABLE keeps the committed position in the
+ * target itself, written in the same transaction as the work it covers,
+ * so that --resume continues exactly once after any stop: an error, an
+ * interrupt, a kill -9 of sqlexec, a lost connection or a server crash.
+ *
+ * The table holds one row (id 1): the state of the run ('running' or
+ * 'done'), the position N (statements 1..N are committed) and the input's
+ * identity up to N (resume.c), and, while a statement that is not
+ * transactional runs (DDL: it commits on its own), that statement's number
+ * and identity as "pending": if the run stops then, only the user can
+ * tell whether it took effect, and --resume says so instead of guessing.
+ * A unit writes the row in its transaction, before its COMMIT; a DML
+ * barrier runs in a transaction of its own with the row; the input's own
+ * BEGIN ... COMMIT writes it before its COMMIT.  Exactly once holds for
+ * transactional tables (InnoDB); a write to MyISAM or Aria is done when
+ * its statement runs, whatever happens to the transaction.
+ *
+ * GET_LOCK() on connection 1 keeps two runs from sharing one checkpoint.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "quote.h"
+#include "sqlexec.h"
+
+int
+sx_ckpt_name(const char *name)
+{
+	const char	*dot = strchr(name, '.');
+
+	return dot == NULL || dot == name || dot[1] == '\0' ? -1 : 0;
+}
+
+/* `db`.`table` of the checkpoint into b. */
+static void
+ckpt_table(struct buf *b, const char *name)
+{
+	const char	*dot = strchr(name, '.');
+	char		*db;
+
+	if ((db = strndup(name, dot - name)) == NULL) {
+		b->err = 1;
+		return;
+	}
+	quote_ident2(b, db, dot + 1);
+	free(db);
+}
+
+/* Run q on m, drain every result; 0, or -1 (mysql_error(m) says why). */
+static int
+query(MYSQL *m, const char *q, size_t len)
+{
+	MYSQL_RES	*res;
+	int		 rc;
+
+	if (mysql_real_query(m, q, len) != 0)
+		return -1;
+	do {
+		if ((res = mysql_store_result(m)) != NULL)
+			mysql_free_result(res);
+	} while ((rc = mysql_next_result(m)) == 0);
+	return rc > 0 ? -1 : 0;
+}
+
+/* "checkpoint db.t: what: ERROR ..." recorded for statement no. */
+static int
+ckpt_fail(struct sx *x, MYSQL *m, uint64_t no, const char *what)
+{
+	sx_set_error(x, no, "checkpoint %s: %s: ERROR %u (%s): %s",
+	    x->o->checkpoint, what, mysql_errno(m), mysql_sqlstate(m),
+	    mysql_error(m));
+	return -1;
+}
+
+/*
+ * The UPDATE that records position no (identity hash) and, if pend is
+ * not 0, statement pend (identity pend_hash) as begun.
+ */
+static void
+ckpt_update(struct sx *x, struct buf *b, uint64_t no, uint64_t hash,
+    uint64_t pend, uint64_t pend_hash)
+{
+	buf_adds(b, "UPDATE ");
+	ckpt_table(b, x->o->checkpoint);
+	buf_addf(b, " SET position = %" PRIu64 ", identity = '%016" PRIx64
+	    "', ", no, hash);
+	if (pend != 0)
+		buf_addf(b, "pending = %" PRIu64 ", pending_identity = '%016"
+		    PRIx64 "'", pend, pend_hash);
+	else
+		buf_adds(b, "pending = NULL, pending_identity = NULL");
+	buf_adds(b, ", updated = NOW(6) WHERE id = 1");
+}
+
+int
+sx_ckpt_write(struct sx *x, MYSQL *m, uint64_t no, uint64_t hash,
+    uint64_t pend, uint64_t pend_hash, int commit)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc;
+
+	if (x->o->checkpoint == NULL)
+		return commit ? (mysql_commit(m) == 0 ? 0 : -1) : 0;
+	ckpt_update(x, &b, no, hash, pend, pend_hash);
+	if (commit)
+		buf_adds(&b, ";COMMIT");
+	rc = b.err ? -1 : query(m, b.p, b.len);
+	buf_release(&b);
+	return rc;
+}
+
+/* Read the row: 1 if there is one, 0 if not, -1 on error (recorded). */
+static int
+ckpt_read(struct sx *x, MYSQL *m, int *done, uint64_t *pos, uint64_t *hash,
+    uint64_t *pend, uint64_t *pend_hash)
+{
+	struct buf	 b = BUF_INIT;
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	int		 found = 0;
+
+	buf_adds(&b, "SELECT state, position, identity, pending, "
+	    "pending_identity FROM ");
+	ckpt_table(&b, x->o->checkpoint);
+	buf_adds(&b, " WHERE id = 1");
+	if (b.err || mysql_real_query(m, b.p, b.len) != 0 ||
+	    (res = mysql_store_result(m)) == NULL) {
+		buf_release(&b);
+		return ckpt_fail(x, m, 0, "read");
+	}
+	buf_release(&b);
+	if ((row = mysql_fetch_row(res)) != NULL) {
+		found = 1;
+		*done = strcmp(row[0], "done") == 0;
+		*pos = strtoull(row[1], NULL, 10);
+		*hash = strtoull(row[2], NULL, 16);
+		*pend = row[3] != NULL ? strtoull(row[3], NULL, 10) : 0;
+		*pend_hash = row[4] != NULL ? strtoull(row[4], NULL, 16) : 0;
+	}
+	mysql_free_result(res);
+	return found;
+}
+
+/* GET_LOCK for this checkpoint on m: 0, or -1 (recorded). */
+static int
+ckpt_lock(struct sx *x, MYSQL *m)
+{
+	char		 q[128];
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	int		 got = 0;
+
+	/*
+	 * Lock names are at most 64 characters: a hash of the name.  Wait a
+	 * little: the server releases a killed run's lock when it sees its
+	 * connection close, after the statement running then.
+	 */
+	snprintf(q, sizeof(q), "SELECT GET_LOCK('rowpipe-checkpoint-%016" PRIx64
+	    "', 2)", (uint64_t)XXH3_64bits(x->o->checkpoint,
+	    strlen(x->o->checkpoint)));
+	if (mysql_query(m, q) != 0 || (res = mysql_store_result(m)) == NULL)
+		return ckpt_fail(x, m, 0, "GET_LOCK");
+	if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
+		got = strcmp(row[0], "1") == 0;
+	mysql_free_result(res);
+	if (got)
+		return 0;
+	sx_set_error(x, 0, "checkpoint %s: in use by another sqlexec, or by a "
+	    "statement of an earlier run still running on the server",
+	    x->o->checkpoint);
+	x->no_resume = 1;
+	return -1;
+}
+
+static const char ckpt_ddl[] =
+    " (id TINYINT UNSIGNED NOT NULL PRIMARY KEY,"
+    " state ENUM('running', 'done') NOT NULL,"
+    " position BIGINT UNSIGNED NOT NULL,"
+    " identity CHAR(16) CHARACTER SET ascii NOT NULL,"
+    " pending BIGINT UNSIGNED NULL,"
+    " pending_identity CHAR(16) CHARACTER SET ascii NULL,"
+    " input VARCHAR(1024) NOT NULL DEFAULT '',"
+    " updated DATETIME(6) NOT NULL)"
+    " ENGINE=InnoDB COMMENT='sqlexec --checkpoint: see sqlexec(1)'";
+
+/* CREATE TABLE IF NOT EXISTS, and check that it is InnoDB.  0 or -1. */
+static int
+ckpt_create(struct sx *x, MYSQL *m)
+{
+	struct buf	 b = BUF_INIT;
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	const char	*dot = strchr(x->o->checkpoint, '.');
+	int		 innodb = 0;
+
+	buf_adds(&b, "CREATE TABLE IF NOT EXISTS ");
+	ckpt_table(&b, x->o->checkpoint);
+	buf_adds(&b, ckpt_ddl);
+	if (b.err || query(m, b.p, b.len) != 0) {
+		buf_release(&b);
+		return ckpt_fail(x, m, 0, "create");
+	}
+	buf_reset(&b);
+	buf_adds(&b, "SELECT engine FROM information_schema.tables WHERE "
+	    "table_schema = ");
+	quote_string(&b, x->o->checkpoint, dot - x->o->checkpoint);
+	buf_adds(&b, " AND table_name = ");
+	quote_string(&b, dot + 1, strlen(dot + 1));
+	if (b.err || mysql_real_query(m, b.p, b.len) != 0 ||
+	    (res = mysql_store_result(m)) == NULL) {
+		buf_release(&b);
+		return ckpt_fail(x, m, 0, "engine");
+	}
+	buf_release(&b);
+	if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
+		innodb = strcasecmp(row[0], "InnoDB") == 0;
+	mysql_free_result(res);
+	if (innodb)
+		return 0;
+	sx_set_error(x, 0, "checkpoint %s: not an InnoDB table: the position "
+	    "must commit with the rows", x->o->checkpoint);
+	x->no_resume = 1;
+	return -1;
+}
+
+/* --resume with a pending statement: say what the user must decide. */
+static int
+ckpt_pending(struct sx *x, uint64_t pos, uint64_t hash, uint64_t pend,
+    uint64_t pend_hash)
+{
+	char	 a[48], b[48];
+
+	sx_token(a, sizeof(a), pend, pend_hash);
+	sx_token(b, sizeof(b), pos, hash);
+	sx_set_error(x, 0, "checkpoint %s: statement %" PRIu64 " had begun "
+	    "when the run stopped, and it is not transactional (DDL): check "
+	    "the target for its effect, then resume with --skip-to %s if it "
+	    "took effect, or --skip-to %s if not (and --checkpoint as "
+	    "before)", x->o->checkpoint, pend, a, b);
+	x->no_resume = 1;
+	return -1;
+}
+
+int
+sx_ckpt_open(struct sx *x, struct sx_opts *o)
+{
+	MYSQL		*m = x->conn[0];
+	struct buf	 b = BUF_INIT;
+	uint64_t	 pos = 0, hash = 0, pend = 0, pend_hash = 0;
+	int		 found, done = 0, rc;
+
+	if (ckpt_lock(x, m) == -1 || ckpt_create(x, m) == -1 ||
+	    (found = ckpt_read(x, m, &done, &pos, &hash, &pend,
+	    &pend_hash)) == -1)
+		return -1;
+	if (o->resume && !found) {
+		sx_set_error(x, 0, "checkpoint %s: no run recorded: nothing to "
+		    "resume (start without --resume)", o->checkpoint);
+		x->no_resume = 1;
+		return -1;
+	}
+	if (o->resume && pend != 0)
+		return ckpt_pending(x, pos, hash, pend, pend_hash);
+	if (!o->resume && found && !done && o->skip_to == 0) {
+		sx_set_error(x, 0, "checkpoint %s: holds an unfinished run "
+		    "(statements 1-%" PRIu64 " committed): continue it with "
+		    "--resume, or delete the row to start again", o->checkpoint,
+		    pos);
+		x->no_resume = 1;
+		return -1;
+	}
+	if (o->resume) {
+		o->skip_to = pos;
+		o->skip_hash = hash;
+		o->skip_has_hash = 1;
+		x->done_no = pos;
+		x->done_hash = hash;
+		if (done)
+			sx_report(x, "checkpoint %s: the run it records is "
+			    "complete (statements 1-%" PRIu64 "): checking the "
+			    "input, running nothing", o->checkpoint, pos);
+	}
+	buf_adds(&b, "REPLACE INTO ");
+	ckpt_table(&b, o->checkpoint);
+	buf_addf(&b, " (id, state, position, identity, updated) VALUES (1, "
+	    "'%s', %" PRIu64 ", '%016" PRIx64 "', NOW(6))", done && o->resume ?
+	    "done" : "running", o->skip_to, o->skip_hash);
+	rc = b.err || query(m, b.p, b.len) != 0 ? ckpt_fail(x, m, 0, "start") :
+	    0;
+	buf_release(&b);
+	return rc;
+}
+
+int
+sx_ckpt_input(struct sx *x, const struct rp_kv *hdr)
+{
+	static const char *const keys[] = { "producer", "source",
+	    "snapshot_time", "gtid_binlog_pos" };
+	struct buf	 b = BUF_INIT, v = BUF_INIT;
+	const char	*s;
+	size_t		 i;
+	int		 rc;
+
+	if (x->o->checkpoint == NULL || hdr == NULL)
+		return 0;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if ((s = rp_kv_get(hdr, keys[i])) != NULL)
+			buf_addf(&v, "%s%s=%s", v.len ? " " : "", keys[i], s);
+	buf_adds(&b, "UPDATE ");
+	ckpt_table(&b, x->o->checkpoint);
+	buf_adds(&b, " SET input = LEFT(");
+	quote_string(&b, v.p != NULL ? v.p : "", v.len);
+	buf_adds(&b, ", 1024) WHERE id = 1");
+	rc = b.err || query(x->conn[0], b.p, b.len) != 0 ?
+	    ckpt_fail(x, x->conn[0], 0, "input") : 0;
+	buf_release(&b);
+	buf_release(&v);
+	return rc;
+}
+
+int
+sx_ckpt_finish(struct sx *x, uint64_t no, uint64_t hash)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc;
+
+	if (x->o->checkpoint == NULL)
+		return 0;
+	buf_adds(&b, "UPDATE ");
+	ckpt_table(&b, x->o->checkpoint);
+	buf_addf(&b, " SET state = 'done', position = %" PRIu64 ", identity = "
+	    "'%016" PRIx64 "', pending = NULL, pending_identity = NULL, "
+	    "updated = NOW(6) WHERE id = 1;COMMIT", no, hash);
+	rc = b.err || query(x->conn[0], b.p, b.len) != 0 ?
+	    ckpt_fail(x, x->conn[0], no, "finish") : 0;
+	buf_release(&b);
+	return rc;
+}

@@ -1,0 +1,172 @@
+#!/bin/sh
+# sqlexec --checkpoint DB.TABLE records the committed position in the
+# target, in the same transaction as each unit, and --resume continues
+# from it exactly once: after SIGINT, and after kill -9 of sqlexec at any
+# moment (a table without a key shows any row loaded twice).  A statement
+# that is not transactional and was running when the run died is named,
+# with the two ways to go on.  Issue 15 item 2.
+. "$(dirname "$0")/../lib.sh"
+need_server
+C=$(CONN)
+CK=t4110_ck.pos
+
+# mk DB: a table without a key, 1200 INSERTs of one row each (every 10th
+# sleeps 20 ms, so that a run takes a few seconds), a DDL in the middle;
+# SQL text.
+mk() {
+	awk -v db="$1" 'BEGIN {
+		printf "DROP DATABASE IF EXISTS %s;\nCREATE DATABASE %s;\n", db, db
+		printf "USE %s;\nCREATE TABLE t (id INT, v INT);\n", db
+		for (n = 1; n <= 1200; n++) {
+			if (n == 600)
+				print "CREATE TABLE u (id INT);"
+			printf "INSERT INTO t VALUES (%d, %s);\n", n,
+			    n % 10 ? "0" : "SLEEP(0.02)"
+		}
+	}'
+}
+# rows DB: count, sum and distinct ids of t.
+rows() {
+	sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM $1.t"
+}
+# wait_rows DB N: until t has at least N rows (deadline 30 s).
+wait_rows() {
+	n=0
+	while [ $n -lt 300 ]; do
+		[ "$(sql -e "SELECT COUNT(*) FROM $1.t" 2>/dev/null || echo 0)" \
+		    -ge "$2" ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+ckpt() {
+	sql -e "SELECT state, position, pending IS NULL FROM $CK"
+}
+
+sql -e "DROP DATABASE IF EXISTS t4110_ck; CREATE DATABASE t4110_ck"
+mk t4110_a | sqlexec-gen >a.rp
+want="1200	$((1200 * 1201 / 2))	1200"
+
+# Usage errors.
+sqlexec $C --resume <a.rp 2>err
+is $? 2 "--resume without --checkpoint: exit 2"
+sqlexec $C --checkpoint $CK --resume --skip-to 3 <a.rp 2>err
+is $? 2 "--resume with --skip-to: exit 2"
+sqlexec $C --checkpoint nodot <a.rp 2>err
+is $? 2 "--checkpoint without db.table: exit 2"
+sqlexec $C --checkpoint $CK --resume <a.rp 2>err
+is $? 1 "--resume with no run recorded: exit 1"
+like "$(cat err)" "no run recorded: nothing to resume" "--resume with no run: the reason"
+
+# SIGINT, then --resume.
+sqlexec $C -j 3 --commit-every 300 --checkpoint $CK <a.rp 2>err &
+pid=$!
+wait_rows t4110_a 300
+kill -INT $pid
+wait $pid
+is $? 1 "SIGINT: exit 1"
+like "$(tail -1 err)" "^sqlexec: statements 1-[0-9]+ are committed; resume with --resume \\(checkpoint $CK records it\\)$" \
+    "SIGINT: resume with --resume"
+like "$(ckpt)" "^running	[0-9]+	1$" "SIGINT: the checkpoint says running, at a position"
+sqlexec $C -j 3 --commit-every 300 --checkpoint $CK <a.rp 2>err
+is $? 1 "a fresh run over an unfinished checkpoint: exit 1"
+like "$(cat err)" "holds an unfinished run \\(statements 1-[0-9]+ committed\\): continue it with --resume" \
+    "a fresh run over an unfinished checkpoint: the reason"
+sqlexec $C -j 3 --commit-every 300 --checkpoint $CK --resume <a.rp 2>err
+is $? 0 "SIGINT, --resume: exit 0"
+is "$(rows t4110_a)" "$want" "SIGINT, --resume: every row exactly once"
+like "$(ckpt)" "^done	1205	1$" "the checkpoint says done, at the last statement"
+sqlexec $C -j 3 --checkpoint $CK --resume <a.rp 2>err
+is $? 0 "--resume of a complete run: exit 0"
+is "$(rows t4110_a)" "$want" "--resume of a complete run: nothing runs again"
+
+# kill -9 at three moments, each followed by --resume (which may itself be
+# killed): exactly once, whatever was in flight.
+for at in 150 500 900; do
+	sql -e "DROP DATABASE IF EXISTS t4110_a"
+	sqlexec $C -j 3 --commit-every 200 --checkpoint $CK <a.rp 2>/dev/null &
+	pid=$!
+	wait_rows t4110_a $at
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	got=$(sql -e "SELECT COUNT(*) FROM t4110_a.t")
+	sqlexec $C -j 3 --commit-every 200 --checkpoint $CK --resume <a.rp 2>err
+	r=$?
+	is $r 0 "kill -9 after $got rows, --resume: exit 0"
+	[ $r -eq 0 ] || sed 's/^/# /' err
+	is "$(rows t4110_a)" "$want" "kill -9 after $got rows: every row exactly once"
+	sql -e "DELETE FROM $CK"
+done
+
+# A different input on --resume: refused by its identity.
+sql -e "DROP DATABASE IF EXISTS t4110_a"
+sqlexec $C -j 3 --commit-every 200 --checkpoint $CK <a.rp 2>/dev/null &
+pid=$!
+wait_rows t4110_a 300
+kill -KILL $pid
+wait $pid 2>/dev/null
+mk t4110_a | sed 's/VALUES (7, 0)/VALUES (7, 1)/' | sqlexec-gen >other.rp
+before=$(rows t4110_a)
+sqlexec $C --checkpoint $CK --resume <other.rp 2>err
+is $? 1 "--resume with another input: exit 1"
+like "$(head -1 err)" "^sqlexec: --skip-to [0-9]+:[0-9a-f]{16}: this input is not the one the resume point was made from" \
+    "--resume with another input: refused by its identity"
+is "$(rows t4110_a)" "$before" "--resume with another input: nothing of it ran"
+sql -e "DELETE FROM $CK"
+
+# running_sleep: until a DO SLEEP(20) runs (deadline 30 s).
+running_sleep() {
+	n=0
+	until [ "$(sql -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST
+	    WHERE info = 'DO SLEEP(20)'")" -gt 0 ] || [ $n -ge 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+# kill_sleep: end it.
+kill_sleep() {
+	for id in $(sql -e "SELECT id FROM information_schema.PROCESSLIST
+	    WHERE info = 'DO SLEEP(20)'"); do
+		sql -e "KILL QUERY $id"
+	done
+}
+{ printf 'DROP DATABASE IF EXISTS t4110_d;\nCREATE DATABASE t4110_d;\n'
+  printf 'USE t4110_d;\nCREATE TABLE t (id INT);\nINSERT INTO t VALUES (1);\n'
+  printf 'DO SLEEP(20);\nINSERT INTO t VALUES (2);\n'; } | sqlexec-gen >d.rp
+
+# Two runs on one checkpoint: the second is refused while the first runs
+# (it waits 2 s for the lock; the first sleeps 20 s until killed).
+sqlexec $C --checkpoint $CK <d.rp 2>/dev/null &
+pid=$!
+running_sleep
+sqlexec $C --checkpoint $CK <a.rp 2>err
+is $? 1 "a second run on the same checkpoint: exit 1"
+like "$(cat err)" "checkpoint $CK: in use by another sqlexec" "a second run: the reason"
+kill_sleep
+wait $pid
+is $? 0 "the first run completes"
+sql -e "DELETE FROM $CK"
+
+# Killed while a DDL runs: the checkpoint names it as pending, --resume
+# says how to go on instead of guessing, and either token continues.
+sqlexec $C --checkpoint $CK <d.rp 2>/dev/null &
+pid=$!
+running_sleep
+kill -KILL $pid
+wait $pid 2>/dev/null
+kill_sleep
+like "$(ckpt)" "^running	5	0$" "killed during a DDL: position 5, statement 6 pending"
+sqlexec $C --checkpoint $CK --resume <d.rp 2>err
+is $? 1 "--resume with a pending DDL: exit 1"
+like "$(cat err)" "statement 6 had begun when the run stopped, and it is not transactional \\(DDL\\): check the target for its effect, then resume with --skip-to 6:[0-9a-f]{16} if it took effect, or --skip-to 5:[0-9a-f]{16} if not" \
+    "--resume with a pending DDL: both ways named"
+tok=$(sed -n 's/.* or --skip-to \(5:[0-9a-f]*\) if not.*/\1/p' err)
+sqlexec $C --checkpoint $CK --skip-to "$tok" <d.rp 2>err
+is $? 0 "--skip-to the position before the DDL, with --checkpoint: exit 0"
+is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM t4110_d.t")" "1,2" \
+    "every row exactly once"
+like "$(ckpt)" "^done	7	1$" "the checkpoint says done"
+
+sql -e "DROP DATABASE t4110_a; DROP DATABASE t4110_d; DROP DATABASE t4110_ck"
+done_testing
