@@ -684,7 +684,8 @@ sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 		mysql_rollback(m);
 		return -1;
 	}
-	if (mysql_commit(m) != 0) {
+	/* with --checkpoint, the position commits with the rows */
+	if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
 		conn_error(x, u, "COMMIT", m);
 		sx_fail_unit(x, u);
 		return -1;

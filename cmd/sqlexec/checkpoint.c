@@ -228,24 +228,6 @@ ckpt_create(struct sx *x, MYSQL *m)
 	return -1;
 }
 
-/* --resume with a pending statement: say what the user must decide. */
-static int
-ckpt_pending(struct sx *x, uint64_t pos, uint64_t hash, uint64_t pend,
-    uint64_t pend_hash)
-{
-	char	 a[48], b[48];
-
-	sx_token(a, sizeof(a), pend, pend_hash);
-	sx_token(b, sizeof(b), pos, hash);
-	sx_set_error(x, 0, "checkpoint %s: statement %" PRIu64 " had begun "
-	    "when the run stopped, and it is not transactional (DDL): check "
-	    "the target for its effect, then resume with --skip-to %s if it "
-	    "took effect, or --skip-to %s if not (and --checkpoint as "
-	    "before)", x->o->checkpoint, pend, a, b);
-	x->no_resume = 1;
-	return -1;
-}
-
 int
 sx_ckpt_open(struct sx *x, struct sx_opts *o)
 {
@@ -264,8 +246,11 @@ sx_ckpt_open(struct sx *x, struct sx_opts *o)
 		x->no_resume = 1;
 		return -1;
 	}
-	if (o->resume && pend != 0)
-		return ckpt_pending(x, pos, hash, pend, pend_hash);
+	/* said at the resume point, when it is known what N counts */
+	if (o->resume && pend != 0) {
+		x->pend_no = pend;
+		x->pend_hash = pend_hash;
+	}
 	if (!o->resume && found && !done && o->skip_to == 0) {
 		sx_set_error(x, 0, "checkpoint %s: holds an unfinished run "
 		    "(statements 1-%" PRIu64 " committed): continue it with "

@@ -8,7 +8,9 @@
  * tables interleave in the stream, so each table has its own unit being
  * filled; a unit's resume point is the frame before the first frame
  * still held by an open unit, which keeps "every frame up to N is done"
- * exact.
+ * exact.  The input's identity (resume.c) runs over the frames, seeded by
+ * the header; each position carries its value, so that --skip-to N:ID
+ * and --checkpoint work here as on the statement path.
  */
 #include <sys/stat.h>
 
@@ -41,6 +43,10 @@ struct loader {
 	int		 nconn;		/* connections a statement runs on */
 	int		 history;	/* system_versioning_insert_history set */
 	int		 text;		/* no bulk execute: INSERT text */
+	struct sx_id	 id;		/* the input's identity, running */
+	uint64_t	 hash;		/* ... up to the frame at hand */
+	uint64_t	 prev_hash;	/* ... up to the one before it */
+	int		 checked;	/* --skip-to's identity was checked */
 };
 
 static void
@@ -259,6 +265,11 @@ header(struct loader *l, const struct buf *hdr)
 		sx_set_error(l->x, 0, "corrupt header frame");
 		return -1;
 	}
+	if (sx_id_init(&l->id, &kv) == -1) {
+		sx_set_error(l->x, 0, "%s", strerror(errno));
+		return -1;
+	}
+	l->hash = sx_id_digest(&l->id);
 	if ((tz = rp_kv_get(&kv, "time_zone")) == NULL)
 		tz = "";
 	if ((l->time_zone = strdup(tz)) == NULL) {
@@ -274,15 +285,18 @@ header(struct loader *l, const struct buf *hdr)
  * or the frame at hand.  Monotonic: open units only ever start later.
  */
 static uint64_t
-end_point(struct loader *l, const struct ld_table *t)
+end_point(struct loader *l, const struct ld_table *t, uint64_t *hash)
 {
 	uint64_t	 e = l->frame;
 	size_t		 i;
 
+	*hash = l->hash;
 	for (i = 0; i < l->ntbl; i++)
 		if (l->tbl[i] != t && l->tbl[i]->open != NULL &&
-		    l->tbl[i]->open->rows->first_frame - 1 < e)
+		    l->tbl[i]->open->rows->first_frame - 1 < e) {
 			e = l->tbl[i]->open->rows->first_frame - 1;
+			*hash = l->tbl[i]->open->rows->first_prev_hash;
+		}
 	return e;
 }
 
@@ -297,7 +311,7 @@ unit_push(struct loader *l, struct ld_table *t)
 	if (u == NULL)
 		return;
 	t->open = NULL;
-	u->end_no = end_point(l, t);
+	u->end_no = end_point(l, t, &u->end_hash);
 	/*
 	 * Not the statement path's first unit alone with unique_checks=0
 	 * (exec.c): MariaDB's bulk load of an empty table (MDEV-24818) cost
@@ -343,9 +357,21 @@ barrier(struct loader *l)
 		return 0;
 	if (sx_drain(x) == -1)
 		return -1;
-	if (l->frame - 1 > x->done_no)
-		x->done_no = l->frame - 1;
+	pthread_mutex_lock(&x->mu);
+	sx_done(x, l->frame - 1, l->prev_hash);
+	pthread_mutex_unlock(&x->mu);
 	return 0;
+}
+
+/* A failed checkpoint write on connection 1 (--checkpoint): recorded. */
+static int
+ckpt_error(struct loader *l, const struct frame *f)
+{
+	MYSQL	*m = l->x->conn[0];
+
+	return frame_error(l, f, "checkpoint %s: ERROR %u (%s): %s",
+	    l->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
+	    mysql_error(m));
 }
 
 static int
@@ -366,11 +392,20 @@ object(struct loader *l, const struct frame *f)
 		return 0;
 	}
 	l->nconn = 1;
+	/* DDL commits on its own: pending while it runs (checkpoint.c) */
+	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
+	    f->seq - 1, l->prev_hash, f->seq, l->hash, 1) == -1)
+		return ckpt_error(l, f);
 	if (objsql_object(l->objs, &ob, run_stmt, l) == -1) {
 		why = objsql_errstr(l->objs);
 		return *why != '\0' ? frame_error(l, f, "%s", why) : -1;
 	}
-	l->x->done_no = f->seq;
+	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
+	    f->seq, l->hash, 0, 0, 1) == -1)
+		return ckpt_error(l, f);
+	pthread_mutex_lock(&l->x->mu);
+	sx_done(l->x, f->seq, l->hash);
+	pthread_mutex_unlock(&l->x->mu);
 	return 0;
 }
 
@@ -519,6 +554,7 @@ unit_new(struct loader *l, struct ld_table *t)
 	}
 	u->rows->t = t;
 	u->rows->first_frame = l->frame;
+	u->rows->first_prev_hash = l->prev_hash;
 	u->rows->first_row = t->rows + 1;
 	u->rows->text = l->text;
 	return u;
@@ -590,9 +626,55 @@ table_end(struct loader *l, const struct frame *f)
 	return 0;
 }
 
+/*
+ * The input's identity, frame by frame (its type and payload); at the
+ * first frame after --skip-to N, check frames 1..N against the resume
+ * point before anything after N runs.
+ */
+static int
+identity(struct loader *l, const struct frame *f)
+{
+	struct sx	*x = l->x;
+	unsigned char	 type = f->type;
+
+	l->prev_hash = l->hash;
+	if (!l->checked && f->seq > l->o->skip_to) {
+		l->checked = 1;
+		pthread_mutex_lock(&x->mu);
+		if (x->done_no == l->o->skip_to)
+			x->done_hash = l->prev_hash;
+		pthread_mutex_unlock(&x->mu);
+		if (sx_check_resume(x, l->o->skip_to, l->prev_hash) == -1)
+			return -1;
+	}
+	sx_id_add(&l->id, &type, 1);
+	sx_id_add(&l->id, f->p, f->len);
+	l->hash = sx_id_digest(&l->id);
+	return 0;
+}
+
+/* At the trailer: the stream must reach --skip-to N. */
+static int
+identity_end(struct loader *l)
+{
+	if (l->checked || l->o->skip_to == 0)
+		return 0;
+	l->checked = 1;
+	if (l->frame != l->o->skip_to) {
+		sx_set_error(l->x, l->frame, "--skip-to %" PRIu64 ": the input "
+		    "ends at frame %" PRIu64 ": it is not the input the resume "
+		    "point was made from", l->o->skip_to, l->frame);
+		l->x->no_resume = 1;
+		return -1;
+	}
+	return sx_check_resume(l->x, l->frame, l->hash);
+}
+
 static int
 dispatch_frame(struct loader *l, const struct frame *f)
 {
+	if (identity(l, f) == -1)
+		return -1;
 	l->frame = f->seq;
 	switch (f->type) {
 	case FT_OBJECT:
@@ -673,6 +755,7 @@ loader_free(struct loader *l)
 	free((char *)l->time_zone);
 	free(l->db);
 	objsql_free(l->objs);
+	sx_id_free(&l->id);
 }
 
 int
@@ -710,10 +793,15 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	    (l.o->dry_run || session(&l) == 0) &&
 	    dispatch_frame(&l, first) == 0)
 		rc = read_frames(&l, r, &input_err);
+	if (rc == 0 && identity_end(&l) == -1)
+		rc = -1;
 	if (rc == 0) {
 		push_all(&l);	/* tables the trailer ended without TABLE_END */
-		if (!l.o->dry_run && sx_drain(x) == 0)
-			x->done_no = l.frame;
+		if (!l.o->dry_run && sx_drain(x) == 0) {
+			pthread_mutex_lock(&x->mu);
+			sx_done(x, l.frame, l.hash);
+			pthread_mutex_unlock(&x->mu);
+		}
 	} else {
 		/* What was queued commits (it is whole), the rest is dropped. */
 		for (i = 0; i < l.ntbl; i++) {
@@ -726,6 +814,9 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	if (!l.o->dry_run) {
 		sx_join_workers(x);
 		sx_bulk_free(x);
+		if (rc == 0 && x->err.msg == NULL && x->interrupted == 0 &&
+		    sx_ckpt_finish(x, l.frame, l.hash) == -1)
+			rc = -1;
 	}
 	if (x->prog != NULL)
 		progress_clear(x->prog);
@@ -734,7 +825,7 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	    x->interrupted == 0;
 	if (!l.o->dry_run) {
 		summary(&l, sx_now() - t0);
-		if (!ok)
+		if (!ok && !x->no_resume)
 			sx_print_resume(x);
 	}
 	loader_free(&l);

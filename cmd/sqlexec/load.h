@@ -48,6 +48,7 @@ struct sx_rows {
 	size_t		*end;		/* end of payload i in data */
 	size_t		 n, cap;
 	uint64_t	 first_frame, last_frame;
+	uint64_t	 first_prev_hash; /* identity up to first_frame - 1 */
 	uint64_t	 first_row;	/* 1-based row number in the table */
 	uint64_t	 nrows;
 	int		 text;		/* load as INSERT text (no bulk execute) */

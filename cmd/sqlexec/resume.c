@@ -140,6 +140,27 @@ sx_print_resume(struct sx *x)
 		sx_report(x, "%s; resume with --skip-to %s", what, t);
 }
 
+/*
+ * --resume, and the checkpoint names a statement that is not
+ * transactional as begun: say what the user must decide.
+ */
+static int
+pending(struct sx *x)
+{
+	const char	*what = x->by_frame ? "frame" : "statement";
+	char		 a[48], b[48];
+
+	sx_token(a, sizeof(a), x->pend_no, x->pend_hash);
+	sx_token(b, sizeof(b), x->o->skip_to, x->o->skip_hash);
+	sx_set_error(x, 0, "checkpoint %s: %s %" PRIu64 " had begun when the "
+	    "run stopped, and it is not transactional (DDL): check the target "
+	    "for its effect, then resume with --skip-to %s if it took effect, "
+	    "or --skip-to %s if not (and --checkpoint as before)",
+	    x->o->checkpoint, what, x->pend_no, a, b);
+	x->no_resume = 1;
+	return -1;
+}
+
 int
 sx_check_resume(struct sx *x, uint64_t no, uint64_t hash)
 {
@@ -147,7 +168,7 @@ sx_check_resume(struct sx *x, uint64_t no, uint64_t hash)
 	char		 want[48], got[48];
 
 	if (!o->skip_has_hash || o->skip_to == 0 || hash == o->skip_hash)
-		return 0;
+		return x->pend_no != 0 ? pending(x) : 0;
 	sx_token(want, sizeof(want), o->skip_to, o->skip_hash);
 	sx_token(got, sizeof(got), no, hash);
 	sx_set_error(x, no, "--skip-to %s: this input is not the one the "

@@ -141,6 +141,8 @@ struct sx {
 	uint64_t	 done_hash;	/* the input's identity up to done_no */
 	uint64_t	 at_hash;	/* ... up to the dispatcher's statement */
 	int		 no_resume;	/* wrong input: print no resume point */
+	uint64_t	 pend_no;	/* --resume: a DDL begun at the stop, or 0 */
+	uint64_t	 pend_hash;
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
 	int		 stop;		/* stop reading and dispatching */
 	int		 interrupted;	/* the signal that stopped the run, or 0 */
