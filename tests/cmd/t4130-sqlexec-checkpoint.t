@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_server
 C=$(CONN)
-CK=t4110_ck.pos
+CK=t4130_ck.pos
 
 # mk DB: a table without a key, 1200 INSERTs of one row each (every 10th
 # sleeps 20 ms, so that a run takes a few seconds), a DDL in the middle;
@@ -44,8 +44,8 @@ ckpt() {
 	sql -e "SELECT state, position, pending IS NULL FROM $CK"
 }
 
-sql -e "DROP DATABASE IF EXISTS t4110_ck; CREATE DATABASE t4110_ck"
-mk t4110_a | sqlexec-gen >a.rp
+sql -e "DROP DATABASE IF EXISTS t4130_ck; CREATE DATABASE t4130_ck"
+mk t4130_a | sqlexec-gen >a.rp
 want="1200	$((1200 * 1201 / 2))	1200"
 
 # Usage errors.
@@ -62,7 +62,7 @@ like "$(cat err)" "no run recorded: nothing to resume" "--resume with no run: th
 # SIGINT, then --resume.
 sqlexec $C -j 3 --commit-every 300 --checkpoint $CK <a.rp 2>err &
 pid=$!
-wait_rows t4110_a 300
+wait_rows t4130_a 300
 kill -INT $pid
 wait $pid
 is $? 1 "SIGINT: exit 1"
@@ -75,29 +75,29 @@ like "$(cat err)" "holds an unfinished run \\(statements 1-[0-9]+ committed\\): 
     "a fresh run over an unfinished checkpoint: the reason"
 sqlexec $C -j 3 --commit-every 300 --checkpoint $CK --resume <a.rp 2>err
 is $? 0 "SIGINT, --resume: exit 0"
-is "$(rows t4110_a)" "$want" "SIGINT, --resume: every row exactly once"
+is "$(rows t4130_a)" "$want" "SIGINT, --resume: every row exactly once"
 like "$(ckpt)" "^done	1205	1$" "the checkpoint says done, at the last statement"
 sqlexec $C -j 3 --checkpoint $CK --resume <a.rp 2>err
 is $? 0 "--resume of a complete run: exit 0"
-is "$(rows t4110_a)" "$want" "--resume of a complete run: nothing runs again"
+is "$(rows t4130_a)" "$want" "--resume of a complete run: nothing runs again"
 
 # kill -9 at three moments, each followed by --resume (which may itself be
 # killed): exactly once, whatever was in flight.
 for at in 150 400 900; do
-	sql -e "DROP DATABASE IF EXISTS t4110_a"
+	sql -e "DROP DATABASE IF EXISTS t4130_a"
 	sqlexec $C -j 3 --commit-every 200 --checkpoint $CK <a.rp 2>/dev/null &
 	pid=$!
-	wait_rows t4110_a $at
+	wait_rows t4130_a $at
 	kill -KILL $pid
 	wait $pid 2>/dev/null
-	got=$(sql -e "SELECT COUNT(*) FROM t4110_a.t")
+	got=$(sql -e "SELECT COUNT(*) FROM t4130_a.t")
 	sqlexec $C -j 3 --commit-every 200 --checkpoint $CK --resume <a.rp 2>err
 	r=$?
 	# killed during the DDL (CREATE TABLE u): follow the advice given
 	if [ $r -eq 1 ] && grep -q 'had begun when the run stopped' err; then
 		diag "killed during CREATE TABLE u: $(cat err)"
 		if [ "$(sql -e "SELECT COUNT(*) FROM information_schema.tables
-		    WHERE table_schema = 't4110_a' AND table_name = 'u'")" = 1 ]
+		    WHERE table_schema = 't4130_a' AND table_name = 'u'")" = 1 ]
 		then
 			tok=$(sed -n 's/.*resume with --skip-to \([0-9]*:[0-9a-f]*\) if it took effect.*/\1/p' err)
 		else
@@ -109,24 +109,24 @@ for at in 150 400 900; do
 	fi
 	is $r 0 "kill -9 after $got rows, --resume: exit 0"
 	[ $r -eq 0 ] || sed 's/^/# /' err
-	is "$(rows t4110_a)" "$want" "kill -9 after $got rows: every row exactly once"
+	is "$(rows t4130_a)" "$want" "kill -9 after $got rows: every row exactly once"
 	sql -e "DELETE FROM $CK"
 done
 
 # A different input on --resume: refused by its identity.
-sql -e "DROP DATABASE IF EXISTS t4110_a"
+sql -e "DROP DATABASE IF EXISTS t4130_a"
 sqlexec $C -j 3 --commit-every 200 --checkpoint $CK <a.rp 2>/dev/null &
 pid=$!
-wait_rows t4110_a 300
+wait_rows t4130_a 300
 kill -KILL $pid
 wait $pid 2>/dev/null
-mk t4110_a | sed 's/VALUES (7, 0)/VALUES (7, 1)/' | sqlexec-gen >other.rp
-before=$(rows t4110_a)
+mk t4130_a | sed 's/VALUES (7, 0)/VALUES (7, 1)/' | sqlexec-gen >other.rp
+before=$(rows t4130_a)
 sqlexec $C --checkpoint $CK --resume <other.rp 2>err
 is $? 1 "--resume with another input: exit 1"
 like "$(head -1 err)" "^sqlexec: --skip-to [0-9]+:[0-9a-f]{16}: this input is not the one the resume point was made from" \
     "--resume with another input: refused by its identity"
-is "$(rows t4110_a)" "$before" "--resume with another input: nothing of it ran"
+is "$(rows t4130_a)" "$before" "--resume with another input: nothing of it ran"
 sql -e "DELETE FROM $CK"
 
 # running_sleep: until a DO SLEEP(20) runs (deadline 30 s).
@@ -145,8 +145,8 @@ kill_sleep() {
 		sql -e "KILL QUERY $id"
 	done
 }
-{ printf 'DROP DATABASE IF EXISTS t4110_d;\nCREATE DATABASE t4110_d;\n'
-  printf 'USE t4110_d;\nCREATE TABLE t (id INT);\nINSERT INTO t VALUES (1);\n'
+{ printf 'DROP DATABASE IF EXISTS t4130_d;\nCREATE DATABASE t4130_d;\n'
+  printf 'USE t4130_d;\nCREATE TABLE t (id INT);\nINSERT INTO t VALUES (1);\n'
   printf 'DO SLEEP(20);\nINSERT INTO t VALUES (2);\n'; } | sqlexec-gen >d.rp
 
 # Two runs on one checkpoint: the second is refused while the first runs
@@ -178,17 +178,17 @@ like "$(cat err)" "statement 6 had begun when the run stopped, and it is not tra
 tok=$(sed -n 's/.* or --skip-to \(5:[0-9a-f]*\) if not.*/\1/p' err)
 sqlexec $C --checkpoint $CK --skip-to "$tok" <d.rp 2>err
 is $? 0 "--skip-to the position before the DDL, with --checkpoint: exit 0"
-is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM t4110_d.t")" "1,2" \
+is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM t4130_d.t")" "1,2" \
     "every row exactly once"
 like "$(ckpt)" "^done	7	1$" "the checkpoint says done"
 
 # A snapshot stream (dbsnap's frames, loaded by sqlexec itself), into a
 # table without a key: kill -9, --resume, every row exactly once.
-sql -e "DELETE FROM $CK; DROP DATABASE IF EXISTS t4110_sn; CREATE DATABASE
-    t4110_sn; USE t4110_sn; CREATE TABLE s (id INT, v VARCHAR(20));
+sql -e "DELETE FROM $CK; DROP DATABASE IF EXISTS t4130_sn; CREATE DATABASE
+    t4130_sn; USE t4130_sn; CREATE TABLE s (id INT, v VARCHAR(20));
     INSERT INTO s SELECT seq, CONCAT('value ', seq) FROM seq_1_to_150000"
-dbsnap $C t4110_sn >sn.rp
-swant=$(sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM t4110_sn.s")
+dbsnap $C t4130_sn >sn.rp
+swant=$(sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM t4130_sn.s")
 sqlexec $C -j 2 --commit-every 1 --checkpoint $CK <sn.rp 2>/dev/null &
 pid=$!
 n=0	# until rows have committed: frames 1-3 are the objects and the table
@@ -199,15 +199,15 @@ until pos=$(sql -e "SELECT position FROM $CK" 2>/dev/null);
 done
 kill -KILL $pid
 wait $pid 2>/dev/null
-got=$(sql -e "SELECT COUNT(*) FROM t4110_sn.s")
+got=$(sql -e "SELECT COUNT(*) FROM t4130_sn.s")
 like "$(ckpt)" "^running	[0-9]+	1$" "snapshot, kill -9 after $got rows: the checkpoint is a run"
 sqlexec $C -j 2 --commit-every 1 --checkpoint $CK --resume <sn.rp 2>err
 r=$?
 is $r 0 "snapshot, kill -9, --resume: exit 0"
 [ $r -eq 0 ] || sed 's/^/# /' err
-is "$(sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM t4110_sn.s")" \
+is "$(sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM t4130_sn.s")" \
     "$swant" "snapshot, kill -9, --resume: every row exactly once"
 
-sql -e "DROP DATABASE t4110_a; DROP DATABASE t4110_d; DROP DATABASE t4110_ck;
-    DROP DATABASE t4110_sn"
+sql -e "DROP DATABASE t4130_a; DROP DATABASE t4130_d; DROP DATABASE t4130_ck;
+    DROP DATABASE t4130_sn"
 done_testing

@@ -10,15 +10,15 @@ C=$(CONN)
 
 # The source: 3000 rows; a dump of it as a statement stream (many small
 # INSERTs, so that a cut lands in the middle of the table).
-sql -e "DROP DATABASE IF EXISTS t4100_src; CREATE DATABASE t4100_src;
-    USE t4100_src; CREATE TABLE o (id INT PRIMARY KEY, v VARCHAR(20));
+sql -e "DROP DATABASE IF EXISTS t4120_src; CREATE DATABASE t4120_src;
+    USE t4120_src; CREATE TABLE o (id INT PRIMARY KEY, v VARCHAR(20));
     INSERT INTO o SELECT seq, CONCAT('v', seq) FROM seq_1_to_3000"
 dump() {
-	dbsnap $C t4100_src | rows2sql --rename-db t4100_src=t4100_dst \
+	dbsnap $C t4120_src | rows2sql --rename-db t4120_src=t4120_dst \
 	    --max-statement-size=2K | sqlsplit
 }
 dump >a.rp
-sum_src=$(sql -e "CHECKSUM TABLE t4100_src.o" | cut -f2)
+sum_src=$(sql -e "CHECKSUM TABLE t4120_src.o" | cut -f2)
 
 # A copy cut part way: sqlexec prints the resume point with the identity.
 head -c $(($(wc -c <a.rp) / 2)) a.rp | sqlexec $C -j 2 --commit-every 4K 2>err
@@ -26,23 +26,23 @@ is $? 1 "a cut copy: exit 1"
 token=$(sed -n 's/^sqlexec: statements 1-\([0-9]*\) are committed; resume with --skip-to \(\1:[0-9a-f]\{16\}\)$/\2/p' err)
 like "$token" '^[0-9]+:[0-9a-f]{16}$' "the resume point is N:IDENTITY ($token)"
 n=${token%%:*}
-before=$(sql -e "SELECT COUNT(*), SUM(id) FROM t4100_dst.o")
+before=$(sql -e "SELECT COUNT(*), SUM(id) FROM t4120_dst.o")
 
 # The source changes (rows deleted near the start), a fresh dump: refused.
-sql -e "DELETE FROM t4100_src.o WHERE id BETWEEN 10 AND 200"
+sql -e "DELETE FROM t4120_src.o WHERE id BETWEEN 10 AND 200"
 dump >b.rp
 sqlexec $C -j 2 --commit-every 4K --skip-to "$token" <b.rp 2>err
 is $? 1 "--skip-to with a different input: exit 1"
 like "$(head -1 err)" "^sqlexec: --skip-to $token: this input is not the one the resume point was made from: its statements 1-$n differ \\(they give $n:[0-9a-f]{16}\\); resume only with the same input$" \
     "--skip-to with a different input: the reason"
 ok $(! grep -q 'resume with' err; echo $?) "and no resume point to follow"
-is "$(sql -e "SELECT COUNT(*), SUM(id) FROM t4100_dst.o")" "$before" \
+is "$(sql -e "SELECT COUNT(*), SUM(id) FROM t4120_dst.o")" "$before" \
     "nothing after statement $n ran"
 
 # The same input: resumed, complete, identical to the source as dumped.
 sqlexec $C -j 2 --commit-every 4K --skip-to "$token" <a.rp 2>err
 is $? 0 "--skip-to with the same input: exit 0"
-is "$(sql -e "CHECKSUM TABLE t4100_dst.o" | cut -f2)" "$sum_src" \
+is "$(sql -e "CHECKSUM TABLE t4120_dst.o" | cut -f2)" "$sum_src" \
     "the resumed copy equals the source it was dumped from"
 
 # An input that ends before statement N: refused.
@@ -53,7 +53,7 @@ like "$(head -1 err)" "^sqlexec: --skip-to $n: the input ends at statement 1: it
     "an input shorter than N: the reason"
 
 # Only N: accepted, with a warning that nothing is checked.
-sql -e "DROP DATABASE t4100_dst"
+sql -e "DROP DATABASE t4120_dst"
 sqlexec $C --skip-to 3 <a.rp 2>err
 like "$(head -1 err)" "^sqlexec: warning: --skip-to 3 without the input's identity \\(N:IDENTITY, as the resume line prints it\\): not checked that this is the same input$" \
     "--skip-to N: a warning"
@@ -70,29 +70,29 @@ like "$(cat err)" "^sqlexec: --skip-to 12x: expected N or N:IDENTITY" \
 # identity is seeded by the header (producer, snapshot time, binary log
 # position) and covers frames 1..N.  The stream names its database, so the
 # target is the source's own name: the cut load replaces the source.
-sql -e "DROP DATABASE IF EXISTS t4100_sn; CREATE DATABASE t4100_sn;
-    USE t4100_sn; CREATE TABLE o (id INT PRIMARY KEY, v VARCHAR(20));
+sql -e "DROP DATABASE IF EXISTS t4120_sn; CREATE DATABASE t4120_sn;
+    USE t4120_sn; CREATE TABLE o (id INT PRIMARY KEY, v VARCHAR(20));
     INSERT INTO o SELECT seq, CONCAT('value ', seq) FROM seq_1_to_60000"
-sum_a=$(sql -e "CHECKSUM TABLE t4100_sn.o" | cut -f2)
-dbsnap $C t4100_sn >sa.rp
-sql -e "DELETE FROM t4100_sn.o WHERE id % 7 = 0"
-dbsnap $C t4100_sn >sb.rp
+sum_a=$(sql -e "CHECKSUM TABLE t4120_sn.o" | cut -f2)
+dbsnap $C t4120_sn >sa.rp
+sql -e "DELETE FROM t4120_sn.o WHERE id % 7 = 0"
+dbsnap $C t4120_sn >sb.rp
 head -c $(($(wc -c <sa.rp) * 2 / 3)) sa.rp | sqlexec $C -j 2 --commit-every 1 2>err
 is $? 1 "a cut snapshot stream: exit 1"
 token=$(sed -n 's/^sqlexec: frames 1-\([0-9]*\) are committed; resume with --skip-to \(\1:[0-9a-f]\{16\}\)$/\2/p' err)
 like "$token" '^[0-9]+:[0-9a-f]{16}$' "snapshot: the resume point is frames N:IDENTITY ($token)"
-before=$(sql -e "SELECT COUNT(*), SUM(id) FROM t4100_sn.o")
+before=$(sql -e "SELECT COUNT(*), SUM(id) FROM t4120_sn.o")
 sqlexec $C -j 2 --commit-every 1 --skip-to "$token" <sb.rp 2>err
 is $? 1 "snapshot: --skip-to with another snapshot: exit 1"
 like "$(head -1 err)" "^sqlexec: --skip-to $token: this input is not the one the resume point was made from: its frames 1-${token%%:*} differ" \
     "snapshot: another snapshot is refused"
-is "$(sql -e "SELECT COUNT(*), SUM(id) FROM t4100_sn.o")" "$before" \
+is "$(sql -e "SELECT COUNT(*), SUM(id) FROM t4120_sn.o")" "$before" \
     "snapshot: nothing of it ran"
 sqlexec $C -j 2 --commit-every 1 --skip-to "$token" <sa.rp 2>err
 is $? 0 "snapshot: --skip-to with the same stream: exit 0"
-is "$(sql -e "CHECKSUM TABLE t4100_sn.o" | cut -f2)" "$sum_a" \
+is "$(sql -e "CHECKSUM TABLE t4120_sn.o" | cut -f2)" "$sum_a" \
     "snapshot: the resumed load equals the snapshot"
 
-sql -e "DROP DATABASE t4100_src; DROP DATABASE IF EXISTS t4100_dst;
-    DROP DATABASE t4100_sn"
+sql -e "DROP DATABASE t4120_src; DROP DATABASE IF EXISTS t4120_dst;
+    DROP DATABASE t4120_sn"
 done_testing
