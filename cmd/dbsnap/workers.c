@@ -6,8 +6,8 @@
  * chunk 1 of every table, and so on.
  * Rows are read over the binary protocol (read_rows) and written as
  * text, formatted here in the worker, in FT_ROWS frames of about
- * BATCH_BYTES.  Frames of different
- * tables interleave; within a table, chunks are written in chunk order:
+ * BATCH_BYTES.  Frames of different tables interleave; within a table,
+ * chunks are written in chunk order:
  * the chunk at a table's write position streams straight out, a chunk
  * that runs ahead spools its frames (in memory up to SPOOL_MEM_MAX, then
  * in an unlinked temporary file) until it becomes the head.
@@ -530,7 +530,6 @@ read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
 {
 	MYSQL_STMT	*st;
 	uint64_t	 rows = 0;
-	size_t		 start;
 	int		 rc, keyset = t->mode == TM_KEYSET;
 
 	if ((st = mysql_stmt_init(w->m)) == NULL)
@@ -544,10 +543,7 @@ read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
 		stmt_die(w, t, no, st);
 	if (mysql_stmt_execute(st) != 0)
 		stmt_die(w, t, no, st);
-	for (;;) {
-		start = w->batch.len;
-		if ((rc = mysql_stmt_fetch(st)) != 0)
-			break;
+	while ((rc = mysql_stmt_fetch(st)) == 0) {
 		if (w->br.err != NULL)
 			fail(w->s, "%s.%s: chunk %zu: row %llu: column %s: %s",
 			    t->schema, t->name, no,
@@ -560,10 +556,9 @@ read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
 		if (w->batch.len >= BATCH_BYTES || w->batch_rows == UINT32_MAX)
 			emit(w, t, ci);
 	}
-	if (rc != MYSQL_NO_DATA) {
-		w->batch.len = start;	/* a partial row is never sent */
+	/* Not MYSQL_DATA_TRUNCATED: nothing is bound. */
+	if (rc != MYSQL_NO_DATA)
 		stmt_die(w, t, no, st);
-	}
 	mysql_stmt_close(st);
 	return rows;
 }
