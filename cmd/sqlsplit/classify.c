@@ -1,11 +1,10 @@
 /*
  * classify: what a statement is (enum rp_stmt_kind) and what it touches
- * (schema, table), from a tiny tokenizer over its text that looks
- * through comments and into executable comments; and the session's
- * sql_mode, followed through SET, since the client lexes by the
- * server's NO_BACKSLASH_ESCAPES and ANSI_QUOTES status flags.
+ * (schema, table), from its tokens (lib/sqltok, in the sql_mode in
+ * effect: it looks through comments and into executable comments); and
+ * the session's sql_mode, followed through SET, since the client lexes
+ * by the server's NO_BACKSLASH_ESCAPES and ANSI_QUOTES status flags.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,146 +12,30 @@
 #include "frame.h"
 #include "state.h"
 
-/*
- * Classification: a tiny tokenizer over the statement text that looks
- * through comments and into executable comments.
- */
-enum { TK_END, TK_WORD, TK_QID, TK_STR, TK_PUNCT };
-
-
-struct tok {
-	int		 type;
-	const char	*p;
-	size_t		 len;
-};
-
-struct lexer {
-	const char	*p, *e;
-	int		 depth;		/* open version comments */
-};
-
 static int
-is_word(int c)
+punct(const struct sqltok *t, int c)
 {
-	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
-}
-
-static void
-lex(struct lexer *l, struct tok *t)
-{
-	const char	*p = l->p, *e = l->e, *q;
-	long		 ver;
-
-	for (;;) {
-		while (p < e && is_space((unsigned char)*p))
-			p++;
-		if (p >= e) {
-			t->type = TK_END;
-			l->p = p;
-			return;
-		}
-		if (*p == '#' || (*p == '-' && e - p >= 2 && p[1] == '-' &&
-		    (e - p == 2 || is_space((unsigned char)p[2]) ||
-		    iscntrl((unsigned char)p[2])))) {
-			while (p < e && *p != '\n')
-				p++;
-			continue;
-		}
-		if (*p == '/' && e - p >= 2 && p[1] == '*') {
-			q = p + 2;
-			if (q < e && *q == 'M' && q + 1 < e && q[1] == '!')
-				q++;
-			if (q < e && *q == '!') {
-				q++;
-				ver = 0;
-				while (q < e && isdigit((unsigned char)*q)) {
-					if (ver < 10000000)
-						ver = ver * 10 + (*q - '0');
-					q++;
-				}
-				if (ver < 999900) {
-					l->depth++;
-					p = q;
-					continue;
-				}
-			}
-			q = p + 2;
-			while (q + 1 < e && !(q[0] == '*' && q[1] == '/'))
-				q++;
-			p = q + 2 <= e ? q + 2 : e;
-			continue;
-		}
-		if (*p == '*' && l->depth > 0 && e - p >= 2 && p[1] == '/') {
-			l->depth--;
-			p += 2;
-			continue;
-		}
-		break;
-	}
-	t->p = p;
-	if (*p == '`' || *p == '\'' || *p == '"') {
-		q = p + 1;
-		while (q < e) {
-			if (*q == '\\' && *p != '`' && q + 1 < e) {
-				q += 2;
-				continue;
-			}
-			if (*q == *p) {
-				if (q + 1 < e && q[1] == *p) {
-					q += 2;
-					continue;
-				}
-				break;
-			}
-			q++;
-		}
-		t->type = *p == '`' ? TK_QID : TK_STR;
-		t->len = (size_t)((q < e ? q + 1 : e) - p);
-		l->p = p + t->len;
-		return;
-	}
-	if (is_word((unsigned char)*p)) {
-		for (q = p; q < e && is_word((unsigned char)*q); q++)
-			;
-		t->type = TK_WORD;
-		t->len = (size_t)(q - p);
-		l->p = q;
-		return;
-	}
-	t->type = TK_PUNCT;
-	t->len = 1;
-	l->p = p + 1;
-}
-
-static int
-kw(const struct tok *t, const char *w)
-{
-	return t->type == TK_WORD && strlen(w) == t->len &&
-	    strncasecmp(t->p, w, t->len) == 0;
-}
-
-static int
-punct(const struct tok *t, int c)
-{
-	return t->type == TK_PUNCT && *t->p == c;
+	return t->kind == SQLTOK_PUNCT && *t->p == c;
 }
 
 /* An identifier's name, unquoted, into b.  0, or -1 if not a name. */
 static int
-ident(const struct tok *t, struct buf *b)
+ident(const struct sqltok *t, struct buf *b)
 {
 	size_t	 i;
+	char	 q;
 
 	buf_reset(b);
-	if (t->type == TK_WORD) {
+	if (t->kind == SQLTOK_WORD) {
 		buf_add(b, t->p, t->len);
 		return 0;
 	}
-	if (t->type != TK_QID || t->len < 2)
+	if (t->kind != SQLTOK_IDENT || t->len < 2)
 		return -1;
+	q = t->p[0];
 	for (i = 1; i + 1 < t->len; i++) {
 		buf_addc(b, t->p[i]);
-		if (t->p[i] == '`' && t->p[i + 1] == '`')
+		if (t->p[i] == q && t->p[i + 1] == q)
 			i++;
 	}
 	return 0;
@@ -160,18 +43,18 @@ ident(const struct tok *t, struct buf *b)
 
 /* [schema.]name into s->schema and s->table. */
 static void
-target(struct split *s, struct lexer *l, struct tok *t)
+target(struct split *s, struct sqltok_lexer *l, struct sqltok *t)
 {
-	struct lexer	 save;
-	struct tok	 dot, n2;
+	struct sqltok_lexer	 save;
+	struct sqltok	 dot, n2;
 
 	if (ident(t, &s->table) == -1)
 		return;
 	save = *l;
-	lex(l, &dot);
+	sqltok_next(l, &dot);
 	if (punct(&dot, '.')) {
-		lex(l, &n2);
-		if (n2.type == TK_WORD || n2.type == TK_QID) {
+		sqltok_next(l, &n2);
+		if (n2.kind == SQLTOK_WORD || n2.kind == SQLTOK_IDENT) {
 			ident(t, &s->schema);
 			ident(&n2, &s->table);
 			return;
@@ -181,17 +64,17 @@ target(struct split *s, struct lexer *l, struct tok *t)
 }
 
 static void
-skip_if_exists(struct lexer *l, struct tok *t)
+skip_if_exists(struct sqltok_lexer *l, struct sqltok *t)
 {
-	struct lexer	 save = *l;
+	struct sqltok_lexer	 save = *l;
 
-	if (!kw(t, "IF"))
+	if (!sqltok_is(t, "IF"))
 		return;
-	lex(l, t);
-	if (kw(t, "NOT"))
-		lex(l, t);
-	if (kw(t, "EXISTS")) {
-		lex(l, t);
+	sqltok_next(l, t);
+	if (sqltok_is(t, "NOT"))
+		sqltok_next(l, t);
+	if (sqltok_is(t, "EXISTS")) {
+		sqltok_next(l, t);
 		return;
 	}
 	*l = save;
@@ -199,48 +82,48 @@ skip_if_exists(struct lexer *l, struct tok *t)
 
 /* CREATE/ALTER modifiers before the object type. */
 static void
-skip_modifiers(struct lexer *l, struct tok *t)
+skip_modifiers(struct sqltok_lexer *l, struct sqltok *t)
 {
 	for (;;) {
-		if (kw(t, "OR") || kw(t, "REPLACE") || kw(t, "TEMPORARY") ||
-		    kw(t, "AGGREGATE") || kw(t, "UNIQUE") ||
-		    kw(t, "FULLTEXT") || kw(t, "SPATIAL") || kw(t, "ONLINE") ||
-		    kw(t, "OFFLINE") || kw(t, "IGNORE")) {
-			lex(l, t);
+		if (sqltok_is(t, "OR") || sqltok_is(t, "REPLACE") || sqltok_is(t, "TEMPORARY") ||
+		    sqltok_is(t, "AGGREGATE") || sqltok_is(t, "UNIQUE") ||
+		    sqltok_is(t, "FULLTEXT") || sqltok_is(t, "SPATIAL") || sqltok_is(t, "ONLINE") ||
+		    sqltok_is(t, "OFFLINE") || sqltok_is(t, "IGNORE")) {
+			sqltok_next(l, t);
 			continue;
 		}
-		if (kw(t, "SQL")) {		/* SQL SECURITY x */
-			lex(l, t);
-			if (kw(t, "SECURITY")) {
-				lex(l, t);
-				lex(l, t);
+		if (sqltok_is(t, "SQL")) {		/* SQL SECURITY x */
+			sqltok_next(l, t);
+			if (sqltok_is(t, "SECURITY")) {
+				sqltok_next(l, t);
+				sqltok_next(l, t);
 			}
 			continue;
 		}
-		if (kw(t, "ALGORITHM")) {
-			lex(l, t);
+		if (sqltok_is(t, "ALGORITHM")) {
+			sqltok_next(l, t);
 			if (punct(t, '='))
-				lex(l, t);
-			lex(l, t);
+				sqltok_next(l, t);
+			sqltok_next(l, t);
 			continue;
 		}
-		if (kw(t, "DEFINER")) {
-			lex(l, t);
+		if (sqltok_is(t, "DEFINER")) {
+			sqltok_next(l, t);
 			if (punct(t, '='))
-				lex(l, t);
-			if (kw(t, "CURRENT_USER") || kw(t, "CURRENT_ROLE")) {
-				lex(l, t);
+				sqltok_next(l, t);
+			if (sqltok_is(t, "CURRENT_USER") || sqltok_is(t, "CURRENT_ROLE")) {
+				sqltok_next(l, t);
 				if (punct(t, '(')) {
-					lex(l, t);
+					sqltok_next(l, t);
 					if (punct(t, ')'))
-						lex(l, t);
+						sqltok_next(l, t);
 				}
 				continue;
 			}
-			lex(l, t);		/* user */
+			sqltok_next(l, t);		/* user */
 			if (punct(t, '@')) {
-				lex(l, t);	/* host */
-				lex(l, t);
+				sqltok_next(l, t);	/* host */
+				sqltok_next(l, t);
 			}
 			continue;
 		}
@@ -278,7 +161,7 @@ mode_parse(const char *p, size_t n)
 }
 
 static struct uvar *
-uvar_get(struct split *s, const struct tok *t, int create)
+uvar_get(struct split *s, const struct sqltok *t, int create)
 {
 	size_t	 i, n = t->len;
 
@@ -300,18 +183,18 @@ uvar_get(struct split *s, const struct tok *t, int create)
  * DEFAULT; -1 if unknown.  Leaves t on the token after it.
  */
 static int
-mode_value(struct split *s, struct lexer *l, struct tok *t)
+mode_value(struct split *s, struct sqltok_lexer *l, struct sqltok *t)
 {
 	struct uvar	*v;
 	int		 m = -1;
 
-	if (t->type == TK_STR && t->len >= 2) {
+	if (t->kind == SQLTOK_STRING && t->len >= 2) {
 		m = mode_parse(t->p + 1, t->len - 2);
-		lex(l, t);
-	} else if (kw(t, "DEFAULT")) {
+		sqltok_next(l, t);
+	} else if (sqltok_is(t, "DEFAULT")) {
 		m = s->mode0;
-		lex(l, t);
-	} else if (t->type == TK_WORD && t->len > 0 && t->len < 20 &&
+		sqltok_next(l, t);
+	} else if (t->kind == SQLTOK_NUMBER && t->len > 0 && t->len < 20 &&
 	    strspn(t->p, "0123456789") >= t->len) {
 		/* As mysqlbinlog writes it: ANSI_QUOTES is bit 2,
 		 * NO_BACKSLASH_ESCAPES bit 20 (MariaDB's sql_mode flags). */
@@ -319,26 +202,26 @@ mode_value(struct split *s, struct lexer *l, struct tok *t)
 
 		m = (v & (1ULL << 20) ? MODE_NBE : 0) |
 		    (v & (1ULL << 2) ? MODE_ANSIQ : 0);
-		lex(l, t);
+		sqltok_next(l, t);
 	} else if (punct(t, '@')) {
-		lex(l, t);
+		sqltok_next(l, t);
 		if (punct(t, '@')) {
-			lex(l, t);
-			if (kw(t, "SESSION") || kw(t, "LOCAL")) {
-				lex(l, t);
+			sqltok_next(l, t);
+			if (sqltok_is(t, "SESSION") || sqltok_is(t, "LOCAL")) {
+				sqltok_next(l, t);
 				if (punct(t, '.'))
-					lex(l, t);
+					sqltok_next(l, t);
 			}
-			if (kw(t, "SQL_MODE"))
+			if (sqltok_is(t, "SQL_MODE"))
 				m = s->mode;
-			lex(l, t);
+			sqltok_next(l, t);
 		} else {
 			if ((v = uvar_get(s, t, 0)) != NULL)
 				m = v->mode;
-			lex(l, t);
+			sqltok_next(l, t);
 		}
 	}
-	if (!(t->type == TK_END || punct(t, ',')))
+	if (!(t->kind == SQLTOK_END || punct(t, ',')))
 		m = -1;
 	return m;
 }
@@ -348,42 +231,42 @@ mode_value(struct split *s, struct lexer *l, struct tok *t)
  * server's NO_BACKSLASH_ESCAPES and ANSI_QUOTES status flags.
  */
 static void
-track_set(struct split *s, struct lexer *l)
+track_set(struct split *s, struct sqltok_lexer *l)
 {
-	struct tok	 t, name;
+	struct sqltok	 t, name;
 	struct uvar	*v;
 	int		 m, uv, global, depth;
 
-	lex(l, &t);
+	sqltok_next(l, &t);
 	for (;;) {
 		global = uv = 0;
-		if (kw(&t, "GLOBAL")) {
+		if (sqltok_is(&t, "GLOBAL")) {
 			global = 1;
-			lex(l, &t);
-		} else if (kw(&t, "SESSION") || kw(&t, "LOCAL"))
-			lex(l, &t);
+			sqltok_next(l, &t);
+		} else if (sqltok_is(&t, "SESSION") || sqltok_is(&t, "LOCAL"))
+			sqltok_next(l, &t);
 		if (punct(&t, '@')) {
-			lex(l, &t);
+			sqltok_next(l, &t);
 			if (punct(&t, '@')) {
-				lex(l, &t);
-				if (kw(&t, "GLOBAL"))
+				sqltok_next(l, &t);
+				if (sqltok_is(&t, "GLOBAL"))
 					global = 1;
-				if (kw(&t, "GLOBAL") || kw(&t, "SESSION") ||
-				    kw(&t, "LOCAL")) {
-					lex(l, &t);
+				if (sqltok_is(&t, "GLOBAL") || sqltok_is(&t, "SESSION") ||
+				    sqltok_is(&t, "LOCAL")) {
+					sqltok_next(l, &t);
 					if (punct(&t, '.'))
-						lex(l, &t);
+						sqltok_next(l, &t);
 				}
 			} else
 				uv = 1;
 		}
 		name = t;
-		lex(l, &t);
+		sqltok_next(l, &t);
 		if (punct(&t, ':'))
-			lex(l, &t);
+			sqltok_next(l, &t);
 		if (!punct(&t, '='))
 			return;
-		lex(l, &t);
+		sqltok_next(l, &t);
 		if (uv) {
 			m = mode_value(s, l, &t);
 			if ((v = uvar_get(s, &name, m != -1)) != NULL) {
@@ -392,7 +275,7 @@ track_set(struct split *s, struct lexer *l)
 				else
 					v->mode = m;
 			}
-		} else if (kw(&name, "SQL_MODE") && !global) {
+		} else if (sqltok_is(&name, "SQL_MODE") && !global) {
 			m = mode_value(s, l, &t);
 			if (m == -1)
 				swarn(s, "cannot follow this sql_mode change; "
@@ -402,7 +285,7 @@ track_set(struct split *s, struct lexer *l)
 				s->mode = m;
 		}
 		/* skip to the next top-level comma */
-		for (depth = 0; t.type != TK_END; lex(l, &t)) {
+		for (depth = 0; t.kind != SQLTOK_END; sqltok_next(l, &t)) {
 			if (punct(&t, '('))
 				depth++;
 			else if (punct(&t, ')'))
@@ -410,159 +293,160 @@ track_set(struct split *s, struct lexer *l)
 			else if (punct(&t, ',') && depth <= 0)
 				break;
 		}
-		if (t.type == TK_END)
+		if (t.kind == SQLTOK_END)
 			return;
-		lex(l, &t);
+		sqltok_next(l, &t);
 	}
 }
 
 int
 classify(struct split *s, const char *p, size_t n)
 {
-	struct lexer	 l = { p, p + n, 0 };
-	struct tok	 t;
+	struct sqltok_lexer	 l;
+	struct sqltok	 t;
 	int		 kind = STK_OTHER;
 
+	sqltok_init(&l, p, n, s->mode);
 	buf_reset(&s->schema);
 	buf_reset(&s->table);
-	lex(&l, &t);
-	if (kw(&t, "INSERT") || kw(&t, "REPLACE")) {
+	sqltok_next(&l, &t);
+	if (sqltok_is(&t, "INSERT") || sqltok_is(&t, "REPLACE")) {
 		kind = STK_INSERT;
 		do
-			lex(&l, &t);
-		while (kw(&t, "LOW_PRIORITY") || kw(&t, "DELAYED") ||
-		    kw(&t, "HIGH_PRIORITY") || kw(&t, "IGNORE"));
-		if (kw(&t, "INTO"))
-			lex(&l, &t);
+			sqltok_next(&l, &t);
+		while (sqltok_is(&t, "LOW_PRIORITY") || sqltok_is(&t, "DELAYED") ||
+		    sqltok_is(&t, "HIGH_PRIORITY") || sqltok_is(&t, "IGNORE"));
+		if (sqltok_is(&t, "INTO"))
+			sqltok_next(&l, &t);
 		target(s, &l, &t);
-	} else if (kw(&t, "CREATE") || kw(&t, "ALTER")) {
-		int create = kw(&t, "CREATE");
+	} else if (sqltok_is(&t, "CREATE") || sqltok_is(&t, "ALTER")) {
+		int create = sqltok_is(&t, "CREATE");
 
 		kind = create ? STK_OTHER : STK_ALTER;
-		lex(&l, &t);
+		sqltok_next(&l, &t);
 		skip_modifiers(&l, &t);
-		if (kw(&t, "TABLE") || kw(&t, "SEQUENCE")) {
-			if (create && kw(&t, "TABLE"))
+		if (sqltok_is(&t, "TABLE") || sqltok_is(&t, "SEQUENCE")) {
+			if (create && sqltok_is(&t, "TABLE"))
 				kind = STK_CREATE_TABLE;
-			lex(&l, &t);
+			sqltok_next(&l, &t);
 			skip_if_exists(&l, &t);
 			target(s, &l, &t);
-		} else if (kw(&t, "VIEW")) {
+		} else if (sqltok_is(&t, "VIEW")) {
 			if (create)
 				kind = STK_CREATE_VIEW;
-			lex(&l, &t);
+			sqltok_next(&l, &t);
 			skip_if_exists(&l, &t);
 			target(s, &l, &t);
-		} else if (kw(&t, "PROCEDURE") || kw(&t, "FUNCTION") ||
-		    kw(&t, "PACKAGE")) {
+		} else if (sqltok_is(&t, "PROCEDURE") || sqltok_is(&t, "FUNCTION") ||
+		    sqltok_is(&t, "PACKAGE")) {
 			if (create)
 				kind = STK_CREATE_ROUTINE;
-			lex(&l, &t);
-			if (kw(&t, "BODY"))
-				lex(&l, &t);
+			sqltok_next(&l, &t);
+			if (sqltok_is(&t, "BODY"))
+				sqltok_next(&l, &t);
 			skip_if_exists(&l, &t);
 			target(s, &l, &t);
-		} else if (kw(&t, "EVENT")) {
+		} else if (sqltok_is(&t, "EVENT")) {
 			if (create)
 				kind = STK_CREATE_EVENT;
-			lex(&l, &t);
+			sqltok_next(&l, &t);
 			skip_if_exists(&l, &t);
 			target(s, &l, &t);
-		} else if (kw(&t, "DATABASE") || kw(&t, "SCHEMA")) {
+		} else if (sqltok_is(&t, "DATABASE") || sqltok_is(&t, "SCHEMA")) {
 			if (create)
 				kind = STK_CREATE_DATABASE;
-			lex(&l, &t);
+			sqltok_next(&l, &t);
 			skip_if_exists(&l, &t);
 			ident(&t, &s->schema);
-		} else if (kw(&t, "TRIGGER") || kw(&t, "INDEX")) {
-			if (create && kw(&t, "TRIGGER"))
+		} else if (sqltok_is(&t, "TRIGGER") || sqltok_is(&t, "INDEX")) {
+			if (create && sqltok_is(&t, "TRIGGER"))
 				kind = STK_CREATE_TRIGGER;
-			while (t.type != TK_END && !kw(&t, "ON"))
-				lex(&l, &t);
-			lex(&l, &t);
+			while (t.kind != SQLTOK_END && !sqltok_is(&t, "ON"))
+				sqltok_next(&l, &t);
+			sqltok_next(&l, &t);
 			target(s, &l, &t);
 		}
-	} else if (kw(&t, "DROP")) {
+	} else if (sqltok_is(&t, "DROP")) {
 		kind = STK_DROP;
-		lex(&l, &t);
-		if (kw(&t, "TEMPORARY"))
-			lex(&l, &t);
-		if (kw(&t, "DATABASE") || kw(&t, "SCHEMA")) {
-			lex(&l, &t);
+		sqltok_next(&l, &t);
+		if (sqltok_is(&t, "TEMPORARY"))
+			sqltok_next(&l, &t);
+		if (sqltok_is(&t, "DATABASE") || sqltok_is(&t, "SCHEMA")) {
+			sqltok_next(&l, &t);
 			skip_if_exists(&l, &t);
 			ident(&t, &s->schema);
-		} else if (kw(&t, "INDEX")) {
-			while (t.type != TK_END && !kw(&t, "ON"))
-				lex(&l, &t);
-			lex(&l, &t);
+		} else if (sqltok_is(&t, "INDEX")) {
+			while (t.kind != SQLTOK_END && !sqltok_is(&t, "ON"))
+				sqltok_next(&l, &t);
+			sqltok_next(&l, &t);
 			target(s, &l, &t);
-		} else if (t.type == TK_WORD) {
-			lex(&l, &t);
-			if (kw(&t, "BODY"))
-				lex(&l, &t);
+		} else if (t.kind == SQLTOK_WORD) {
+			sqltok_next(&l, &t);
+			if (sqltok_is(&t, "BODY"))
+				sqltok_next(&l, &t);
 			skip_if_exists(&l, &t);
 			target(s, &l, &t);
 		}
-	} else if (kw(&t, "SET")) {
+	} else if (sqltok_is(&t, "SET")) {
 		kind = STK_SET;
 		track_set(s, &l);
-	} else if (kw(&t, "USE")) {
+	} else if (sqltok_is(&t, "USE")) {
 		kind = STK_USE;
-		lex(&l, &t);
+		sqltok_next(&l, &t);
 		if (ident(&t, &s->schema) == 0 && s->schema.len > 0) {
 			buf_reset(&s->db);
 			buf_add(&s->db, s->schema.p, s->schema.len);
 		}
-	} else if (kw(&t, "LOCK")) {
-		lex(&l, &t);
-		if (kw(&t, "TABLES") || kw(&t, "TABLE")) {
+	} else if (sqltok_is(&t, "LOCK")) {
+		sqltok_next(&l, &t);
+		if (sqltok_is(&t, "TABLES") || sqltok_is(&t, "TABLE")) {
 			kind = STK_LOCK;
-			lex(&l, &t);
+			sqltok_next(&l, &t);
 			target(s, &l, &t);
 		}
-	} else if (kw(&t, "UNLOCK")) {
+	} else if (sqltok_is(&t, "UNLOCK")) {
 		kind = STK_UNLOCK;
-	} else if (kw(&t, "BEGIN")) {
-		lex(&l, &t);
-		if (!kw(&t, "NOT") && (t.type == TK_END || kw(&t, "WORK")))
+	} else if (sqltok_is(&t, "BEGIN")) {
+		sqltok_next(&l, &t);
+		if (!sqltok_is(&t, "NOT") && (t.kind == SQLTOK_END || sqltok_is(&t, "WORK")))
 			kind = STK_TRANSACTION;
-	} else if (kw(&t, "START")) {
-		lex(&l, &t);
-		if (kw(&t, "TRANSACTION"))
+	} else if (sqltok_is(&t, "START")) {
+		sqltok_next(&l, &t);
+		if (sqltok_is(&t, "TRANSACTION"))
 			kind = STK_TRANSACTION;
-	} else if (kw(&t, "COMMIT") || kw(&t, "ROLLBACK") ||
-	    kw(&t, "SAVEPOINT") || kw(&t, "RELEASE")) {
+	} else if (sqltok_is(&t, "COMMIT") || sqltok_is(&t, "ROLLBACK") ||
+	    sqltok_is(&t, "SAVEPOINT") || sqltok_is(&t, "RELEASE")) {
 		kind = STK_TRANSACTION;
-	} else if (kw(&t, "UPDATE")) {
+	} else if (sqltok_is(&t, "UPDATE")) {
 		kind = STK_UPDATE;
 		do
-			lex(&l, &t);
-		while (kw(&t, "LOW_PRIORITY") || kw(&t, "IGNORE"));
+			sqltok_next(&l, &t);
+		while (sqltok_is(&t, "LOW_PRIORITY") || sqltok_is(&t, "IGNORE"));
 		target(s, &l, &t);
-	} else if (kw(&t, "DELETE")) {
+	} else if (sqltok_is(&t, "DELETE")) {
 		kind = STK_DELETE;
 		do
-			lex(&l, &t);
-		while (kw(&t, "LOW_PRIORITY") || kw(&t, "QUICK") ||
-		    kw(&t, "IGNORE"));
-		if (kw(&t, "FROM"))
-			lex(&l, &t);
+			sqltok_next(&l, &t);
+		while (sqltok_is(&t, "LOW_PRIORITY") || sqltok_is(&t, "QUICK") ||
+		    sqltok_is(&t, "IGNORE"));
+		if (sqltok_is(&t, "FROM"))
+			sqltok_next(&l, &t);
 		target(s, &l, &t);
-	} else if (kw(&t, "TRUNCATE")) {
+	} else if (sqltok_is(&t, "TRUNCATE")) {
 		kind = STK_DELETE;
-		lex(&l, &t);
-		if (kw(&t, "TABLE"))
-			lex(&l, &t);
+		sqltok_next(&l, &t);
+		if (sqltok_is(&t, "TABLE"))
+			sqltok_next(&l, &t);
 		target(s, &l, &t);
-	} else if (kw(&t, "LOAD")) {
-		lex(&l, &t);
-		if (kw(&t, "DATA") || kw(&t, "XML")) {
+	} else if (sqltok_is(&t, "LOAD")) {
+		sqltok_next(&l, &t);
+		if (sqltok_is(&t, "DATA") || sqltok_is(&t, "XML")) {
 			kind = STK_LOAD;
-			while (t.type != TK_END && !kw(&t, "INTO"))
-				lex(&l, &t);
-			lex(&l, &t);
-			if (kw(&t, "TABLE"))
-				lex(&l, &t);
+			while (t.kind != SQLTOK_END && !sqltok_is(&t, "INTO"))
+				sqltok_next(&l, &t);
+			sqltok_next(&l, &t);
+			if (sqltok_is(&t, "TABLE"))
+				sqltok_next(&l, &t);
 			target(s, &l, &t);
 		}
 	}

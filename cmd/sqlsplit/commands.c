@@ -45,16 +45,16 @@ get_arg(const char *p, size_t n, int short_cmd, char *out, size_t outsz,
 	if ((e = memchr(p, '\0', n)) == NULL)
 		e = p + n;
 
-	while (p < e && is_space((unsigned char)*p))
+	while (p < e && sqltok_is_space((unsigned char)*p))
 		p++;
 	if (short_cmd)
 		p = (e - p >= 2) ? p + 2 : e;
 	else
-		while (p < e && !is_space((unsigned char)*p))
+		while (p < e && !sqltok_is_space((unsigned char)*p))
 			p++;
 	if (p >= e)
 		return 0;
-	while (p < e && is_space((unsigned char)*p))
+	while (p < e && sqltok_is_space((unsigned char)*p))
 		p++;
 	if (p < e && (*p == '\'' || *p == '"' || *p == '`'))
 		qt = *p++;
@@ -134,7 +134,7 @@ find_command(struct split *s, const char *p, size_t n)
 	char		 tmp[8];
 	size_t		 tl;
 
-	while (p < e && is_space((unsigned char)*p))
+	while (p < e && sqltok_is_space((unsigned char)*p))
 		p++;
 	n = (size_t)(e - p);
 	for (w = p; w < e && *w != ' ' && *w != '\t' && w - p < 16; w++)
@@ -148,7 +148,7 @@ find_command(struct split *s, const char *p, size_t n)
 	    (memmem(p, n, s->delim, s->dlen) != NULL &&
 	    !is_delimiter_cmd(p, n)))
 		return -1;
-	while (w < e && is_space((unsigned char)*w))
+	while (w < e && sqltok_is_space((unsigned char)*w))
 		w++;
 	args = w < e;
 	if (s->opts.binary_mode)
@@ -234,7 +234,7 @@ source_file(struct split *s, const char *text, size_t n, int short_cmd,
 	    plen == 0)
 		return sfail(s, "line %llu: 'source' without a file name",
 		    (unsigned long long)line_at(s, off));
-	while (plen > 0 && (is_space((unsigned char)path[plen - 1]) ||
+	while (plen > 0 && (sqltok_is_space((unsigned char)path[plen - 1]) ||
 	    iscntrl((unsigned char)path[plen - 1])))
 		path[--plen] = '\0';
 	if ((fd = open(path, O_RDONLY)) == -1)
@@ -368,7 +368,7 @@ line_command(struct split *s, size_t pos, size_t *np)
 	size_t		 p = pos, w, lend, next;
 	int		 i, r;
 
-	while (p < s->len && b[p] != '\n' && is_space((unsigned char)b[p]))
+	while (p < s->len && b[p] != '\n' && sqltok_is_space((unsigned char)b[p]))
 		p++;
 	for (w = p; w < s->len && w - p < 10 && b[w] != ' ' && b[w] != '\t' &&
 	    b[w] != '\n' && b[w] != '\r'; w++)
@@ -399,7 +399,7 @@ line_command(struct split *s, size_t pos, size_t *np)
 		/* "use db" on a line of its own: a USE statement */
 		s->started = 1;
 		s->stmt_start = p;
-		while (lend > p && is_space((unsigned char)b[lend - 1]))
+		while (lend > p && sqltok_is_space((unsigned char)b[lend - 1]))
 			lend--;
 		r = emit(s, p, lend, END_GO);
 		*np = next;

@@ -1,37 +1,16 @@
 /*
- * scan: the lexer that finds where statements end, a byte-at-a-time
- * transcription of add_line() in MariaDB's client/mysql.cc (10.11) with
- * fast paths: in every state a 256-entry table (and its SSE2 form) names
- * the bytes that can change the state, and the scanner jumps over all
- * others.
+ * scan: where statements end: a byte-at-a-time transcription of the
+ * state machine of add_line() in MariaDB's client/mysql.cc (10.11)
+ * (in_string, ml_comment, ss_comment, the delimiter, backslash
+ * commands), with MariaDB's lexical rules from lib/sqltok.  Fast paths:
+ * in every state a stop set (sqltok_skip()) names the bytes that can
+ * change the state, and the scanner jumps over all others.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "frame.h"
 #include "state.h"
-
-static void
-stopset(struct stopset *ss, const char *chars, size_t n, int nul)
-{
-	size_t	 i;
-
-	memset(ss, 0, sizeof(*ss));
-	for (i = 0; i < n; i++) {
-		if (ss->t[(unsigned char)chars[i]])
-			continue;
-		ss->t[(unsigned char)chars[i]] = 1;
-		ss->c[ss->n++] = (unsigned char)chars[i];
-	}
-	if (nul && !ss->t[0]) {
-		ss->t[0] = 1;
-		ss->c[ss->n++] = 0;
-	}
-#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
-	for (i = 0; i < 11; i++)
-		ss->v[i] = _mm_set1_epi8((char)ss->c[(int)i < ss->n ? i : 0]);
-#endif
-}
 
 void
 build_tables(struct split *s)
@@ -47,15 +26,15 @@ build_tables(struct split *s)
 	norm[7] = s->delim[0];
 	norm[8] = '*';
 	norm[9] = '\n';
-	stopset(&s->t_norm, norm, 8, nul);
-	stopset(&s->t_norm_ssc, norm, 10, nul);
-	stopset(&s->t_mlc, "*/\n", 3, nul);
-	stopset(&s->t_lc, "\n", 1, nul);
-	stopset(&s->t_sq, "'\\", 2, nul);
-	stopset(&s->t_sq_raw, "'", 1, nul);
-	stopset(&s->t_dq, "\"\\", 2, nul);
-	stopset(&s->t_dq_raw, "\"", 1, nul);
-	stopset(&s->t_bq, "`", 1, nul);
+	sqltok_stops_init(&s->t_norm, norm, 8, nul);
+	sqltok_stops_init(&s->t_norm_ssc, norm, 10, nul);
+	sqltok_stops_init(&s->t_mlc, "*/\n", 3, nul);
+	sqltok_stops_init(&s->t_lc, "\n", 1, nul);
+	sqltok_stops_init(&s->t_sq, "'\\", 2, nul);
+	sqltok_stops_init(&s->t_sq_raw, "'", 1, nul);
+	sqltok_stops_init(&s->t_dq, "\"\\", 2, nul);
+	sqltok_stops_init(&s->t_dq_raw, "\"", 1, nul);
+	sqltok_stops_init(&s->t_bq, "`", 1, nul);
 }
 
 int
@@ -79,61 +58,6 @@ add_cut(struct split *s, uint64_t start, uint64_t end)
 	return 0;
 }
 
-/* The first byte at or after pos that is in the stop set, or len. */
-static inline __attribute__((always_inline)) size_t
-skip_plain(const struct stopset *ss, const unsigned char *b, size_t pos,
-    size_t len)
-{
-#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
-	const __m128i	*c = ss->v;
-	__m128i		 v, m;
-	unsigned	 mask;
-	size_t		 e = len - pos > 4 ? pos + 4 : len;
-
-	/* runs are often short: try a few bytes first */
-	for (; pos < e; pos++)
-		if (ss->t[b[pos]])
-			return pos;
-	if (ss->n <= 3) {
-		for (; pos + 16 <= len; pos += 16) {
-			v = _mm_loadu_si128((const __m128i *)(b + pos));
-			m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c[0]),
-			    _mm_cmpeq_epi8(v, c[1])), _mm_cmpeq_epi8(v, c[2]));
-			if ((mask = (unsigned)_mm_movemask_epi8(m)) != 0)
-				return pos + (size_t)__builtin_ctz(mask);
-		}
-	} else {
-		for (; pos + 16 <= len; pos += 16) {
-			v = _mm_loadu_si128((const __m128i *)(b + pos));
-			m = _mm_or_si128(
-			    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c[0]),
-			    _mm_cmpeq_epi8(v, c[1])), _mm_or_si128(
-			    _mm_cmpeq_epi8(v, c[2]), _mm_cmpeq_epi8(v, c[3]))),
-			    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c[4]),
-			    _mm_cmpeq_epi8(v, c[5])), _mm_or_si128(
-			    _mm_cmpeq_epi8(v, c[6]), _mm_cmpeq_epi8(v, c[7]))));
-			m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(
-			    _mm_cmpeq_epi8(v, c[8]), _mm_cmpeq_epi8(v, c[9])),
-			    _mm_cmpeq_epi8(v, c[10])));
-			if ((mask = (unsigned)_mm_movemask_epi8(m)) != 0)
-				return pos + (size_t)__builtin_ctz(mask);
-		}
-	}
-#endif
-	while (pos < len && !ss->t[b[pos]])
-		pos++;
-	return pos;
-}
-
-/* Is the string quoted with q subject to backslash escapes? */
-static inline int
-escapes(const struct split *s, int q)
-{
-	if (q == '`' || (s->mode & MODE_NBE))
-		return 0;
-	return !(q == '"' && (s->mode & MODE_ANSIQ));
-}
-
 static int
 nul_error(struct split *s, size_t pos)
 {
@@ -154,15 +78,20 @@ nul_error(struct split *s, size_t pos)
 } while (0)
 
 #define AT(k)	(pos + (k) < len ? (int)b[pos + (k)] : -1)
+#define AT_P(k)	((const char *)b + pos + (k))
+/* sqltok_comment_at() on the window at pos */
+#define COMMENT_AT(f)	sqltok_comment_at(AT_P(0), (const char *)b + len, \
+	    (f) | (s->eof ? 0 : SQLTOK_AT_MORE), &body)
 
 /* Scan buf[pos..len).  0 (needs more input, or stopped) or -1. */
 int
 scan(struct split *s)
 {
 	const unsigned char	*b;
-	const struct stopset	*t;
+	const struct sqltok_stops *t;
+	const char		*body;
 	size_t			 len = s->len, pos = s->pos, np;
-	int			 c, c1, c2, r;
+	int			 c, c1, k, r;
 
 	while (!s->stopped) {
 		b = (const unsigned char *)s->buf;
@@ -191,12 +120,12 @@ scan(struct split *s)
 			s->line_start = 0;
 		}
 		if (s->q) {
-			if (escapes(s, s->q))
+			if (sqltok_escapes(s->mode, s->q))
 				t = s->q == '\'' ? &s->t_sq : &s->t_dq;
 			else
 				t = s->q == '\'' ? &s->t_sq_raw :
 				    s->q == '"' ? &s->t_dq_raw : &s->t_bq;
-			pos = skip_plain(t, b, pos, len);
+			pos = sqltok_skip(t, b, pos, len);
 			if (pos >= len)
 				break;
 			c = b[pos];
@@ -220,7 +149,7 @@ scan(struct split *s)
 			continue;
 		}
 		if (s->lc) {
-			pos = skip_plain(&s->t_lc, b, pos, len);
+			pos = sqltok_skip(&s->t_lc, b, pos, len);
 			if (pos >= len)
 				break;
 			if (b[pos] == 0 && !s->opts.binary_mode)
@@ -232,7 +161,7 @@ scan(struct split *s)
 			continue;
 		}
 		if (s->mlc) {
-			pos = skip_plain(&s->t_mlc, b, pos, len);
+			pos = sqltok_skip(&s->t_mlc, b, pos, len);
 			if (pos >= len)
 				break;
 			c = b[pos];
@@ -244,35 +173,40 @@ scan(struct split *s)
 				pos++;
 				continue;
 			}
-			NEED(4);
-			c1 = AT(1);
-			c2 = AT(2);
-			if (c == '/' && c1 == '*' && !(c2 == '!' ||
-			    (c2 == 'M' && AT(3) == '!'))) {
-				pos += 2;
+			if (c == '/') {
+				/* a comment opener inside a comment */
+				k = COMMENT_AT(0);
+				if (k == SQLTOK_C_MORE)
+					goto more;
+				if (k == SQLTOK_C_BLOCK) {
+					pos += 2;
+					continue;
+				}
+				if (k == SQLTOK_C_EXEC && body == AT_P(3))
+					s->ssc = 1;
+				pos++;
 				continue;
 			}
-			if (c == '*' && c1 == '/' && !s->ssc) {
+			NEED(2);		/* a star */
+			if (AT(1) == '/' && !s->ssc) {
 				s->mlc = 0;
 				pos += 2;
 				continue;
 			}
-			if (c == '/' && c1 == '*' && c2 == '!')
-				s->ssc = 1;
-			else if (c == '*' && c1 == '/' && s->ssc)
+			if (AT(1) == '/')
 				s->ssc = 0;
 			pos++;
 			continue;
 		}
 		/* outside strings and comments */
 		if (s->started) {
-			pos = skip_plain(s->ssc ? &s->t_norm_ssc : &s->t_norm, b,
+			pos = sqltok_skip(s->ssc ? &s->t_norm_ssc : &s->t_norm, b,
 			    pos, len);
 			if (pos >= len)
 				break;
 		}
 		c = b[pos];
-		if (!s->started && is_space(c)) {
+		if (!s->started && sqltok_is_space(c)) {
 			if (c == '\n') {
 				s->ssc = 0;
 				s->line_start = 1;
@@ -314,12 +248,12 @@ scan(struct split *s)
 				continue;
 			}
 		}
-		if (c == '#' || c == '-') {
-			NEED(3);
-			c1 = AT(1);
-			c2 = AT(2);
-			if (c == '#' || (c1 == '-' && (c2 == -1 || c2 == 0 ||
-			    is_space(c2) || !s->started))) {
+		if (c == '#' || c == '-' || c == '/') {
+			k = COMMENT_AT(SQLTOK_AT_CLIENT |
+			    (s->started ? 0 : SQLTOK_AT_START));
+			if (k == SQLTOK_C_MORE)
+				goto more;
+			if (k == SQLTOK_C_LINE) {
 				if (s->base + pos == s->bom ||
 				    (pos > 0 && b[pos - 1] == '\n')) {
 					r = marker_line(s, pos);
@@ -330,13 +264,7 @@ scan(struct split *s)
 				pos++;
 				continue;
 			}
-		}
-		if (c == '/') {
-			NEED(4);
-			c1 = AT(1);
-			c2 = AT(2);
-			if (c1 == '*' && !(c2 == '!' ||
-			    (c2 == 'M' && AT(3) == '!'))) {
+			if (k == SQLTOK_C_BLOCK) {
 				s->mlc = 1;
 				s->mlc_start = s->base + pos;
 				if (!s->started)
@@ -344,7 +272,8 @@ scan(struct split *s)
 				pos += 2;
 				continue;
 			}
-			if (c1 == '*' && c2 == '!')
+			/* the client's ss_comment: slash-star-bang only */
+			if (k == SQLTOK_C_EXEC && body == AT_P(3))
 				s->ssc = 1;
 		} else if (c == '*' && s->ssc) {
 			NEED(2);

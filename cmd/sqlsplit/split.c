@@ -47,7 +47,7 @@ count_nl(const char *p, size_t n)
 {
 	uint64_t	 c = 0;
 	size_t		 i = 0;
-#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
+#ifdef SQLTOK_SIMD
 	__m128i		 nl = _mm_set1_epi8('\n'), acc, zero = _mm_setzero_si128();
 	size_t		 k;
 
@@ -294,7 +294,7 @@ split_finish(struct split *s)
 	if (s->started) {
 		end = s->len;
 		while (end > s->stmt_start &&
-		    is_space((unsigned char)s->buf[end - 1]))
+		    sqltok_is_space((unsigned char)s->buf[end - 1]))
 			end--;
 		if (emit(s, s->stmt_start, end, END_EOF) == -1)
 			return -1;

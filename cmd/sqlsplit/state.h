@@ -18,11 +18,9 @@
 #include <stdint.h>
 
 #include <xxhash.h>
-#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
-#include <emmintrin.h>
-#endif
 
 #include "buf.h"
+#include "sqltok.h"
 #include "sqltrailer.h"
 #include "split.h"
 
@@ -30,21 +28,8 @@
 #define CMDLINE_MAX	255			/* mysql.cc: com_delimiter buff[256] */
 #define UVAR_MAX	32			/* user variables holding a sql_mode */
 
-#define MODE_NBE	0x01	/* NO_BACKSLASH_ESCAPES */
-#define MODE_ANSIQ	0x02	/* ANSI_QUOTES */
-
-/*
- * The bytes that can change the lexer's state in one state: a table for
- * the scalar loop and the same bytes for the SSE2 one.
- */
-struct stopset {
-#if defined(__SSE2__) && !defined(SPLIT_NO_SIMD)
-	__m128i		 v[11];		/* c[] broadcast, padded with c[0] */
-#endif
-	unsigned char	 t[256];
-	int		 n;
-	unsigned char	 c[12];
-};
+#define MODE_NBE	SQLTOK_NBE	/* NO_BACKSLASH_ESCAPES */
+#define MODE_ANSIQ	SQLTOK_ANSIQ	/* ANSI_QUOTES */
 
 struct cut {
 	uint64_t	 start, end;	/* input offsets of bytes to drop */
@@ -93,8 +78,8 @@ struct split {
 	size_t		 nuvars;
 
 	/* tables: nonzero for bytes that may change the state */
-	struct stopset	 t_norm, t_norm_ssc, t_mlc, t_lc;
-	struct stopset	 t_sq, t_sq_raw, t_dq, t_dq_raw, t_bq;
+	struct sqltok_stops t_norm, t_norm_ssc, t_mlc, t_lc;
+	struct sqltok_stops t_sq, t_sq_raw, t_dq, t_dq_raw, t_bq;
 
 	struct cut	*cuts;
 	size_t		 ncuts, cutcap;
@@ -132,13 +117,6 @@ extern const struct client_command commands[];
 
 /* how a statement ended */
 enum { END_DELIM, END_EOF, END_GO };
-
-/* my_isspace() of the client's latin1/utf8 ctype. */
-static inline int
-is_space(int c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
 
 /* A significant byte at pos: the statement starts here if not yet. */
 static inline void

@@ -1,0 +1,317 @@
+/*
+ * sqltok: MariaDB's lexical rules and a tokenizer over them; see
+ * sqltok.h.
+ */
+#include <assert.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sqltok.h"
+
+/* Executable comments at or above this version run nowhere (mysqldump). */
+#define VERSION_NEVER	999900
+
+void
+sqltok_stops_init(struct sqltok_stops *ss, const char *chars, size_t n,
+    int nul)
+{
+	size_t	 i;
+
+	assert(n + (nul != 0) <= 11);
+	memset(ss, 0, sizeof(*ss));
+	for (i = 0; i < n; i++) {
+		if (ss->t[(unsigned char)chars[i]])
+			continue;
+		ss->t[(unsigned char)chars[i]] = 1;
+		ss->c[ss->n++] = (unsigned char)chars[i];
+	}
+	if (nul && !ss->t[0]) {
+		ss->t[0] = 1;
+		ss->c[ss->n++] = 0;
+	}
+#ifdef SQLTOK_SIMD
+	for (i = 0; i < 11; i++)
+		ss->v[i] = _mm_set1_epi8((char)ss->c[(int)i < ss->n ? i : 0]);
+#endif
+}
+
+void
+sqltok_init(struct sqltok_lexer *l, const char *text, size_t len, int mode)
+{
+	memset(l, 0, sizeof(*l));
+	l->p = l->start = text;
+	l->e = text + len;
+	l->mode = mode;
+	l->version = VERSION_NEVER - 1;
+}
+
+void
+sqltok_set_version(struct sqltok_lexer *l, unsigned long version)
+{
+	l->version = version;
+}
+
+void
+sqltok_set_delim(struct sqltok_lexer *l, const char *d, size_t dlen)
+{
+	l->delim = dlen > 0 ? d : NULL;
+	l->dlen = dlen;
+}
+
+/* The end of the comment of type c at p; *open if it is not closed. */
+static const char *
+comment_end(const char *p, const char *e, int c, int *open)
+{
+	const char	*q;
+
+	*open = 0;
+	if (c == SQLTOK_C_LINE) {
+		q = memchr(p, '\n', (size_t)(e - p));
+		return q != NULL ? q : e;
+	}
+	if (e - p > 2 && (q = memmem(p + 2, (size_t)(e - p - 2), "*/", 2)) !=
+	    NULL)
+		return q + 2;
+	*open = 1;
+	return e;
+}
+
+/* The end of the quoted text at p (its quote q), or e with *open. */
+static const char *
+quoted_end(const char *p, const char *e, int q, int esc, int *open)
+{
+	*open = 0;
+	for (p++; p < e; p++) {
+		if (*p == '\\' && esc) {
+			if (++p >= e)
+				break;
+			continue;
+		}
+		if (*p == q) {
+			if (p + 1 < e && p[1] == q) {
+				p++;		/* doubled */
+				continue;
+			}
+			return p + 1;
+		}
+	}
+	*open = 1;
+	return e;
+}
+
+static int
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+is_hex(int c)
+{
+	return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* Digits, then an optional exponent (e, a sign, digits), from p. */
+static const char *
+digits_exp(const char *p, const char *e)
+{
+	const char	*q;
+
+	while (p < e && is_digit(*p))
+		p++;
+	if (p < e && (*p | 0x20) == 'e') {
+		q = p + 1;
+		if (q < e && (*q == '+' || *q == '-'))
+			q++;
+		if (q < e && is_digit(*q)) {
+			while (q < e && is_digit(*q))
+				q++;
+			p = q;
+		}
+	}
+	return p;
+}
+
+/*
+ * A number at p (a digit, or a point and a digit): 12, 1.5, .5, 1e-3,
+ * 1.5E+3, 0x1F, 0b101; or a word that starts with digits (an identifier
+ * may: MariaDB KB "Identifier Names").  Sets *endp.
+ */
+static int
+number_or_word(const char *p, const char *e, const char **endp)
+{
+	const char	*w = p, *q;
+
+	if (*p == '.') {
+		*endp = digits_exp(p + 1, e);
+		return SQLTOK_NUMBER;
+	}
+	while (w < e && sqltok_is_word((unsigned char)*w))
+		w++;
+	*endp = w;
+	if (w - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'b')) {
+		for (q = p + 2; q < w && (p[1] == 'x' ? is_hex(*q) :
+		    (*q == '0' || *q == '1')); q++)
+			;
+		if (q == w)
+			return SQLTOK_NUMBER;
+	}
+	for (q = p; q < w && is_digit(*q); q++)
+		;
+	if (q == w) {
+		/* all digits: a fraction and an exponent may follow */
+		if (w < e && *w == '.')
+			*endp = digits_exp(w + 1, e);
+		return SQLTOK_NUMBER;
+	}
+	/* 1e5, 1e+5: the exponent is part of the word run, or its sign not */
+	if ((*q | 0x20) == 'e' && (q + 1 == w || digits_exp(q + 1, w) == w)) {
+		if (digits_exp(p, e) > q + 1) {
+			*endp = digits_exp(p, e);
+			return SQLTOK_NUMBER;
+		}
+	}
+	return SQLTOK_WORD;
+}
+
+/*
+ * Where a word that starts at p must end at the latest: before the next
+ * delimiter (the mysql client finds it anywhere outside quotes and
+ * comments, even inside a word: "aENDb" with DELIMITER END).
+ */
+static const char *
+word_limit(const struct sqltok_lexer *l, const char *p)
+{
+	const char	*q;
+
+	if (l->delim == NULL)
+		return l->e;
+	for (q = p; q < l->e && sqltok_is_word((unsigned char)*q); q++)
+		if (*q == *l->delim && (size_t)(l->e - q) >= l->dlen &&
+		    memcmp(q, l->delim, l->dlen) == 0)
+			return q;
+	return l->e;
+}
+
+int
+sqltok_next(struct sqltok_lexer *l, struct sqltok *t)
+{
+	const char	*p = l->p, *e = l->e, *body, *q;
+	int		 c, open, k;
+
+	for (;;) {
+		while (p < e && sqltok_is_space((unsigned char)*p))
+			p++;
+		if (p >= e) {
+			t->kind = SQLTOK_END;
+			t->flags = 0;
+			t->p = p;
+			t->len = 0;
+			l->p = p;
+			return SQLTOK_END;
+		}
+		if (l->depth > 0 && *p == '*' && p + 1 < e && p[1] == '/') {
+			l->depth--;
+			p += 2;
+			continue;
+		}
+		if ((c = sqltok_comment_at(p, e, 0, &body)) == SQLTOK_C_NONE)
+			break;
+		if (c == SQLTOK_C_EXEC &&
+		    sqltok_exec_version(body, e, &q) <= l->version) {
+			l->depth++;
+			p = q;
+			continue;
+		}
+		q = comment_end(p, e, c, &open);
+		if (l->mode & SQLTOK_COMMENTS) {
+			t->kind = SQLTOK_COMMENT;
+			t->flags = (open ? SQLTOK_F_OPEN : 0) |
+			    (c == SQLTOK_C_LINE ? SQLTOK_F_LINE : 0) |
+			    (l->depth > 0 ? SQLTOK_F_EXEC : 0);
+			t->p = p;
+			t->len = (size_t)(q - p);
+			l->p = q;
+			return SQLTOK_COMMENT;
+		}
+		p = q;
+	}
+	t->p = p;
+	t->flags = l->depth > 0 ? SQLTOK_F_EXEC : 0;
+	c = (unsigned char)*p;
+	open = 0;
+	if (l->delim != NULL && (size_t)(e - p) >= l->dlen &&
+	    memcmp(p, l->delim, l->dlen) == 0) {
+		k = SQLTOK_DELIM;
+		q = p + l->dlen;
+	} else if (c == '\'' || c == '"' || c == '`') {
+		k = c == '`' || (c == '"' && (l->mode & SQLTOK_ANSIQ)) ?
+		    SQLTOK_IDENT : SQLTOK_STRING;
+		q = quoted_end(p, e, c, sqltok_escapes(l->mode, c), &open);
+	} else if ((c | 0x20) == 'x' || (c | 0x20) == 'b' ||
+	    (c | 0x20) == 'n') {
+		if (p + 1 < e && p[1] == '\'') {
+			/* X'4142', B'01', N'text' */
+			k = SQLTOK_STRING;
+			q = quoted_end(p + 1, e, '\'', (c | 0x20) == 'n' &&
+			    sqltok_escapes(l->mode, '\''), &open);
+		} else {
+			k = SQLTOK_WORD;
+			e = word_limit(l, p);
+			for (q = p; q < e && sqltok_is_word((unsigned char)*q);
+			    q++)
+				;
+		}
+	} else if (is_digit(c) || (c == '.' && p + 1 < e && is_digit(p[1])))
+		k = number_or_word(p, word_limit(l, p), &q);
+	else if (sqltok_is_word(c)) {
+		k = SQLTOK_WORD;
+		e = word_limit(l, p);
+		for (q = p; q < e && sqltok_is_word((unsigned char)*q); q++)
+			;
+	} else {
+		k = SQLTOK_PUNCT;
+		q = p + 1;
+	}
+	t->kind = k;
+	if (open)
+		t->flags |= SQLTOK_F_OPEN;
+	t->len = (size_t)(q - p);
+	l->p = q;
+	return k;
+}
+
+int
+sqltok_is(const struct sqltok *t, const char *kw)
+{
+	size_t	 n = strlen(kw);
+
+	return t->kind == SQLTOK_WORD && t->len == n &&
+	    strncasecmp(t->p, kw, n) == 0;
+}
+
+long
+sqltok_ident(const struct sqltok *t, char *out, size_t outsz)
+{
+	size_t	 i, end, n = 0;
+	char	 q;
+
+	if (t->kind == SQLTOK_WORD) {
+		for (i = 0; i < t->len; i++, n++)
+			if (n + 1 < outsz)
+				out[n] = t->p[i];
+	} else if (t->kind == SQLTOK_IDENT && t->len >= 1) {
+		q = t->p[0];
+		end = (t->flags & SQLTOK_F_OPEN) ? t->len : t->len - 1;
+		for (i = 1; i < end; i++, n++) {
+			if (t->p[i] == q && i + 1 < end)
+				i++;		/* a doubled quote */
+			if (n + 1 < outsz)
+				out[n] = t->p[i];
+		}
+	} else
+		return -1;
+	if (outsz > 0)
+		out[n + 1 < outsz ? n : outsz - 1] = '\0';
+	return (long)n;
+}

@@ -1,0 +1,6 @@
+-- c;
+select 1; # x;
+/* ; */select 2 -- y
+;
+\g\c\d //
+select 3//
