@@ -2,109 +2,68 @@
  * classify: decide how sqlexec may run a statement (enum sx_action).
  *
  * The kind comes from the frame (sqlsplit's lexer); the few questions the
- * kind does not answer are settled by a small tokenizer over the start of
- * the text that skips literals, quoted identifiers and comments, and steps
- * into executable comments (slash-star-bang NNNNN), as the server does:
- * MariaDB KB "Comment Syntax".  It only needs to recognise keywords, never
- * to parse: when in doubt a statement becomes a barrier, which is always
- * correct, only slower.
+ * kind does not answer are settled by the words of the text (lib/sqltok:
+ * literals, quoted identifiers and comments skipped, executable comments
+ * stepped into, as the server does).  It only needs to recognise
+ * keywords, never to parse: when in doubt a statement becomes a barrier,
+ * which is always correct, only slower.
  */
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
+#include "sqltok.h"
 #include "sqlexec.h"
+
+/* A token that a word of next_token() is made of. */
+static int
+glues(const struct sqltok *t)
+{
+	return t->kind == SQLTOK_WORD || t->kind == SQLTOK_NUMBER ||
+	    (t->kind == SQLTOK_PUNCT && (*t->p == '@' || *t->p == '.'));
+}
 
 /* Bytes of an INSERT searched for VALUES before giving up (barrier). */
 #define SCAN_INSERT_MAX	65536
 
-struct scan {
-	const char	*p;
-	const char	*end;
-};
-
-static int
-word_char(unsigned char c)
-{
-	return isalnum(c) || c == '_' || c == '$' || c == '@' || c == '.' ||
-	    c >= 0x80;
-}
-
-/* Skip a quoted literal or identifier starting at s->p (the quote). */
-static void
-skip_quoted(struct scan *s)
-{
-	char	 q = *s->p++;
-
-	while (s->p < s->end) {
-		if (*s->p == '\\' && q != '`' && s->p + 1 < s->end) {
-			s->p += 2;
-			continue;
-		}
-		if (*s->p++ == q) {
-			if (s->p < s->end && *s->p == q) {	/* doubled */
-				s->p++;
-				continue;
-			}
-			return;
-		}
-	}
-}
-
 /*
- * The next word token (keyword, identifier, number, @var) into w (upper
- * case, truncated to wlen - 1).  Punctuation yields a one-character token;
- * literals and quoted identifiers yield "'".  Returns 0 at the end.
+ * The next word of a statement (lib/sqltok tokens; words, numbers, "@"
+ * and "." that touch are glued: "@@SESSION.AUTOCOMMIT", "DB.T") into w,
+ * upper case, truncated to wlen - 1.  Other punctuation yields a
+ * one-character word; literals and quoted identifiers yield "'".
+ * Returns 0 at the end.
  */
 static int
-next_token(struct scan *s, char *w, size_t wlen)
+next_token(struct sqltok_lexer *l, char *w, size_t wlen)
 {
-	size_t	 n = 0;
+	struct sqltok_lexer save;
+	struct sqltok	 t;
+	const char	*end;
+	size_t		 n = 0, i;
 
-	for (;;) {
-		if (s->p >= s->end)
-			return 0;
-		if (isspace((unsigned char)*s->p)) {
-			s->p++;
-		} else if (*s->p == '#' || (*s->p == '-' && s->end - s->p >= 3 &&
-		    s->p[1] == '-' && isspace((unsigned char)s->p[2]))) {
-			while (s->p < s->end && *s->p != '\n')
-				s->p++;
-		} else if (*s->p == '/' && s->end - s->p >= 2 && s->p[1] == '*') {
-			s->p += 2;
-			if (s->p < s->end && *s->p == 'M')
-				s->p++;
-			if (s->p < s->end && *s->p == '!') {
-				/* executable comment: step in */
-				s->p++;
-				while (s->p < s->end && isdigit((unsigned char)*s->p))
-					s->p++;
-				continue;
-			}
-			while (s->end - s->p >= 2 &&
-			    !(s->p[0] == '*' && s->p[1] == '/'))
-				s->p++;
-			s->p = s->end - s->p >= 2 ? s->p + 2 : s->end;
-		} else if (*s->p == '*' && s->end - s->p >= 2 && s->p[1] == '/') {
-			s->p += 2;	/* end of an executable comment */
-		} else
-			break;
-	}
-	if (*s->p == '\'' || *s->p == '"' || *s->p == '`') {
-		skip_quoted(s);
+	if (sqltok_next(l, &t) == SQLTOK_END)
+		return 0;
+	if (t.kind == SQLTOK_STRING || t.kind == SQLTOK_IDENT) {
 		strlcpy(w, "'", wlen);
 		return 1;
 	}
-	if (!word_char((unsigned char)*s->p)) {
-		w[0] = *s->p++;
+	if (!glues(&t)) {
+		w[0] = *t.p;
 		w[1] = '\0';
 		return 1;
 	}
-	while (s->p < s->end && word_char((unsigned char)*s->p)) {
-		if (n + 1 < wlen)
-			w[n++] = toupper((unsigned char)*s->p);
-		s->p++;
+	for (;;) {
+		for (i = 0; i < t.len; i++)
+			if (n + 1 < wlen)
+				w[n++] = toupper((unsigned char)t.p[i]);
+		end = t.p + t.len;
+		save = *l;
+		if (sqltok_next(l, &t) == SQLTOK_END || t.p != end ||
+		    !glues(&t)) {
+			*l = save;
+			break;
+		}
 	}
 	w[n] = '\0';
 	return 1;
@@ -117,11 +76,11 @@ next_token(struct scan *s, char *w, size_t wlen)
 static enum sx_action
 classify_insert(const struct rp_stmt *st, const char **why)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[32];
 
-	if (st->len > SCAN_INSERT_MAX)
-		s.end = st->text + SCAN_INSERT_MAX;
+	sqltok_init(&s, st->text, st->len > SCAN_INSERT_MAX ?
+	    SCAN_INSERT_MAX : st->len, 0);
 	while (next_token(&s, w, sizeof(w))) {
 		if (strcmp(w, "VALUES") == 0 || strcmp(w, "VALUE") == 0 ||
 		    strcmp(w, "SET") == 0)
@@ -143,9 +102,10 @@ classify_insert(const struct rp_stmt *st, const char **why)
 static enum sx_action
 classify_set(const struct rp_stmt *st, const char **why)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[32];
 
+	sqltok_init(&s, st->text, st->len, 0);
 	while (next_token(&s, w, sizeof(w))) {
 		if (strcmp(w, "GLOBAL") == 0 || strcmp(w, "PERSIST") == 0 ||
 		    strcmp(w, "PERSIST_ONLY") == 0 ||
@@ -181,12 +141,13 @@ static const struct {
 const char *
 sx_reads_connection(const struct rp_stmt *st)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[64];
 	const char	*name;
 	size_t		 i;
 	int		 var;
 
+	sqltok_init(&s, st->text, st->len, 0);
 	while (next_token(&s, w, sizeof(w))) {
 		name = w;
 		if ((var = strncmp(name, "@@", 2) == 0)) {
@@ -214,10 +175,11 @@ sx_reads_connection(const struct rp_stmt *st)
 enum sx_txn
 sx_txn_kind(const struct rp_stmt *st)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[32], prev[32] = "";
 	int		 end;
 
+	sqltok_init(&s, st->text, st->len, 0);
 	if (!next_token(&s, w, sizeof(w)))
 		return TXN_OTHER;
 	/* XA START ... XA COMMIT or ROLLBACK: MariaDB KB "XA Transactions" */
@@ -251,8 +213,9 @@ sx_txn_kind(const struct rp_stmt *st)
 static int
 first_word(const struct rp_stmt *st, char *w, size_t wlen)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 
+	sqltok_init(&s, st->text, st->len, 0);
 	if (!next_token(&s, w, wlen))
 		w[0] = '\0';
 	return w[0] != '\0';
@@ -266,10 +229,11 @@ first_word(const struct rp_stmt *st, char *w, size_t wlen)
 static int
 into_user_var(const struct rp_stmt *st)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[64];
 	int		 into = 0;
 
+	sqltok_init(&s, st->text, st->len, 0);
 	while (next_token(&s, w, sizeof(w))) {
 		if (into && w[0] == '@' && w[1] != '@')
 			return 1;
@@ -281,10 +245,11 @@ into_user_var(const struct rp_stmt *st)
 int
 sx_sets_autocommit(const struct rp_stmt *st)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[40];
 	int		 at = 0, eq = 0, set = -1;
 
+	sqltok_init(&s, st->text, st->len, 0);
 	while (next_token(&s, w, sizeof(w))) {
 		if (eq) {
 			if (strcmp(w, "0") == 0 || strcmp(w, "OFF") == 0 ||
@@ -326,10 +291,11 @@ const char *
 sx_calls_function(const struct rp_stmt *st)
 {
 	static char	 name[64];
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[64], prev[64] = "";
 	size_t		 i;
 
+	sqltok_init(&s, st->text, st->len, 0);
 	while (next_token(&s, w, sizeof(w))) {
 		if (strcmp(w, "(") == 0 && prev[0] != '\0' &&
 		    (isalpha((unsigned char)prev[0]) || prev[0] == '_')) {
@@ -357,9 +323,10 @@ sx_is_xa(const struct rp_stmt *st)
 int
 sx_creates_temporary(const struct rp_stmt *st)
 {
-	struct scan	 s = { st->text, st->text + st->len };
+	struct sqltok_lexer s;
 	char		 w[32];
 
+	sqltok_init(&s, st->text, st->len, 0);
 	if (!next_token(&s, w, sizeof(w)) || strcmp(w, "CREATE") != 0 ||
 	    !next_token(&s, w, sizeof(w)))
 		return 0;
