@@ -9,6 +9,7 @@
 
 #include "names.h"
 #include "quote.h"
+#include "sqltok.h"
 
 /* Split "db.name" (db optional) at the first dot, in place. */
 static void
@@ -181,26 +182,11 @@ names_keep(const struct names *n, const char *db, const char *name)
 	return 0;
 }
 
-size_t
-names_ident_len(const char *s, const char *e)
+int
+names_quoted(const struct sqltok *t)
 {
-	const char	*p = s + 1;
-	char		 q;
-
-	if (s >= e || (*s != '`' && *s != '"'))
-		return 0;
-	q = *s;
-	while (p < e) {
-		if (*p == q) {
-			if (p + 1 < e && p[1] == q) {
-				p += 2;
-				continue;
-			}
-			return (size_t)(p + 1 - s);
-		}
-		p++;
-	}
-	return 0;
+	return (t->kind == SQLTOK_IDENT || (t->kind == SQLTOK_STRING &&
+	    *t->p == '"')) && !(t->flags & SQLTOK_F_OPEN);
 }
 
 int
@@ -219,19 +205,24 @@ int
 names_ddl_name(struct buf *b, const char *ddl, size_t len, const char *from,
     const char *to, const char *ine)
 {
-	const char	*e = ddl + len, *q = memchr(ddl, '`', len);
-	size_t		 ql;
+	struct sqltok_lexer l;
+	struct sqltok	 t;
 
-	if (q == NULL || (ql = names_ident_len(q, e)) == 0)
+	sqltok_init(&l, ddl, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END)
+		if (t.kind == SQLTOK_IDENT && *t.p == '`' &&
+		    !(t.flags & SQLTOK_F_OPEN))
+			break;
+	if (t.kind == SQLTOK_END)
 		return -1;
-	buf_add(b, ddl, (size_t)(q - ddl));
+	buf_add(b, ddl, (size_t)(t.p - ddl));
 	if (ine != NULL)
 		buf_adds(b, ine);
-	if (strcmp(from, to) != 0 && names_ident_eq(q, ql, from))
+	if (strcmp(from, to) != 0 && names_ident_eq(t.p, t.len, from))
 		quote_ident(b, to, strlen(to));
 	else
-		buf_add(b, q, ql);
-	buf_add(b, q + ql, (size_t)(e - q - ql));
+		buf_add(b, t.p, t.len);
+	buf_add(b, t.p + t.len, (size_t)(ddl + len - t.p - t.len));
 	return 0;
 }
 
@@ -252,132 +243,99 @@ qualifier_db(const struct names *n, const char *db, const char *p, size_t l)
 	return NULL;
 }
 
-void
-names_ddl_refs(const struct names *n, struct buf *b, const char *s, size_t len,
-    const char *db)
+/* The next token, if it follows the one that ends at end directly. */
+static int
+next_touching(struct sqltok_lexer *l, const char *end, struct sqltok *t)
 {
-	const char	*e = s + len, *p = s, *run = s, *t, *nt, *qdb;
-	size_t		 l, tl, i;
-	char		 c;
+	struct sqltok_lexer save = *l;
 
-	while (p < e) {
-		c = *p;
-		if (c == '\'' || (c == '"' && names_ident_len(p, e) == 0)) {
-			for (p++; p < e && *p != c; p++)
-				if (*p == '\\' && p + 1 < e)
-					p++;
-			p++;
-		} else if (c == '`' || c == '"') {
-			if ((l = names_ident_len(p, e)) == 0)
-				break;
-			if (p + l < e && p[l] == '.' &&
-			    (qdb = qualifier_db(n, db, p, l)) != NULL) {
-				buf_add(b, run, (size_t)(p - run));
-				t = names_db(n, qdb);
-				quote_ident(b, t, strlen(t));
-				buf_addc(b, '.');
-				run = p += l + 1;
-				if ((tl = names_ident_len(p, e)) == 0)
-					continue;
-				/* The table: renamed if --rename names it. */
-				for (i = 0; i < n->nrenames; i++) {
-					nt = n->renames[i].old;
-					if (names_ident_eq(p, tl, nt) &&
-					    strcmp(names_table(n, qdb, nt),
-					    nt) != 0) {
-						nt = names_table(n, qdb, nt);
-						quote_ident(b, nt, strlen(nt));
-						run = p + tl;
-						break;
-					}
-				}
-				p += tl;
-				continue;
-			}
-			p += l;
-		} else if (c == '/' && p + 1 < e && p[1] == '*') {
-			const char *ce = memmem(p + 2, (size_t)(e - p - 2),
-			    "*/", 2);
-			p = ce ? ce + 2 : e;
-		} else if (c == '#' || (c == '-' && p + 2 < e && p[1] == '-' &&
-		    (p[2] == ' ' || p[2] == '\t' || p[2] == '\n'))) {
-			const char *nl = memchr(p, '\n', (size_t)(e - p));
-			p = nl ? nl : e;
-		} else
-			p++;
-	}
-	if (run > e)
-		run = e;
-	buf_add(b, run, (size_t)(e - run));
+	if (sqltok_next(l, t) != SQLTOK_END && t->p == end)
+		return 1;
+	*l = save;
+	return 0;
 }
 
-/*
- * The next token of SQL text from *pp: a quoted identifier or a word
- * (letters, digits, _ and $), skipping blanks and comments.  Returns its
- * length (0 at the end or at other characters) and sets *tok.
- */
-static size_t
-next_token(const char **pp, const char *e, const char **tok)
+void
+names_ddl_refs(const struct names *n, struct buf *b, const char *s,
+    size_t len, const char *db)
 {
-	const char	*p = *pp, *q;
-	size_t		 l;
+	struct sqltok_lexer l;
+	struct sqltok	 t, dot, tt;
+	const char	*run = s, *qdb, *td, *nt;
+	size_t		 i;
 
-	for (;;) {
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' ||
-		    *p == '\r'))
-			p++;
-		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
-			q = memmem(p + 2, (size_t)(e - p - 2), "*/", 2);
-			p = q ? q + 2 : e;
-		} else if (p + 2 < e && p[0] == '-' && p[1] == '-' &&
-		    (p[2] == ' ' || p[2] == '\t')) {
-			q = memchr(p, '\n', (size_t)(e - p));
-			p = q ? q : e;
-		} else
-			break;
+	sqltok_init(&l, s, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END) {
+		if (!names_quoted(&t) || !next_touching(&l, t.p + t.len, &dot))
+			continue;
+		if (dot.kind != SQLTOK_PUNCT || *dot.p != '.' ||
+		    (qdb = qualifier_db(n, db, t.p, t.len)) == NULL) {
+			l.p = dot.p;		/* read it again */
+			continue;
+		}
+		buf_add(b, run, (size_t)(t.p - run));
+		td = names_db(n, qdb);
+		quote_ident(b, td, strlen(td));
+		buf_addc(b, '.');
+		run = dot.p + 1;
+		if (!next_touching(&l, run, &tt))
+			continue;
+		if (!names_quoted(&tt)) {
+			l.p = tt.p;
+			continue;
+		}
+		/* The table: renamed if --rename names it. */
+		for (i = 0; i < n->nrenames; i++) {
+			nt = n->renames[i].old;
+			if (names_ident_eq(tt.p, tt.len, nt) &&
+			    strcmp(names_table(n, qdb, nt), nt) != 0) {
+				nt = names_table(n, qdb, nt);
+				quote_ident(b, nt, strlen(nt));
+				run = tt.p + tt.len;
+				break;
+			}
+		}
 	}
-	*tok = p;
-	if ((l = names_ident_len(p, e)) == 0)
-		while (p + l < e && (((p[l] | 0x20) >= 'a' && (p[l] | 0x20) <=
-		    'z') || (p[l] >= '0' && p[l] <= '9') || p[l] == '_' ||
-		    p[l] == '$' || (unsigned char)p[l] >= 0x80))
-			l++;
-	*pp = p + l;
-	return l;
+	buf_add(b, run, (size_t)(s + len - run));
+}
+
+/* Is t a name (a word or a quoted identifier) that stands for name? */
+static int
+names_token(const struct sqltok *t, const char *name)
+{
+	if (t->kind == SQLTOK_WORD)
+		return strlen(name) == t->len && memcmp(t->p, name, t->len) == 0;
+	return names_quoted(t) && names_ident_eq(t->p, t->len, name);
 }
 
 void
 names_trigger_table(struct buf *b, const char *s, size_t len, const char *old,
     const char *new)
 {
-	const char	*e = s + len, *p = s, *tok, *name = NULL;
-	size_t		 l, nl = 0;
+	struct sqltok_lexer l;
+	struct sqltok	 t, name, dot;
 	int		 state = 0;	/* 0: before TRIGGER, 1: before ON */
 
-	while ((l = next_token(&p, e, &tok)) > 0 || (p < e && ++p)) {
-		if (l == 0)
-			continue;
-		if (state == 0 && l == 7 && strncasecmp(tok, "TRIGGER", 7) == 0)
+	sqltok_init(&l, s, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END) {
+		if (state == 0 && sqltok_is(&t, "TRIGGER"))
 			state = 1;
-		else if (state == 1 && l == 2 && strncasecmp(tok, "ON", 2) == 0) {
-			name = tok = NULL;
-			if ((nl = next_token(&p, e, &name)) == 0)
-				break;
-			/* db.table: the table is the part after the dot. */
-			if (p < e && *p == '.') {
-				p++;
-				if ((nl = next_token(&p, e, &name)) == 0)
-					break;
-			}
+		else if (state == 1 && sqltok_is(&t, "ON"))
 			break;
-		}
 	}
-	if (name != NULL && nl > 0 && ((names_ident_len(name, e) == nl &&
-	    names_ident_eq(name, nl, old)) || (names_ident_len(name, e) == 0 &&
-	    strlen(old) == nl && memcmp(name, old, nl) == 0))) {
-		buf_add(b, s, (size_t)(name - s));
-		quote_ident(b, new, strlen(new));
-		buf_add(b, name + nl, (size_t)(e - name - nl));
-	} else
-		buf_add(b, s, len);
+	if (t.kind == SQLTOK_END || sqltok_next(&l, &name) == SQLTOK_END)
+		goto asis;
+	/* db.table: the table is the part after the dot. */
+	if (next_touching(&l, name.p + name.len, &dot) &&
+	    dot.kind == SQLTOK_PUNCT && *dot.p == '.' &&
+	    sqltok_next(&l, &name) == SQLTOK_END)
+		goto asis;
+	if (!names_token(&name, old))
+		goto asis;
+	buf_add(b, s, (size_t)(name.p - s));
+	quote_ident(b, new, strlen(new));
+	buf_add(b, name.p + name.len, (size_t)(s + len - name.p - name.len));
+	return;
+asis:
+	buf_add(b, s, len);
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "sqltok.h"
 
 /* OLD=NEW of --rename (old_db set for db.old=new) and --rename-db. */
 struct names_rename {
@@ -87,11 +88,10 @@ void	 names_trigger_table(struct buf *b, const char *s, size_t len,
 	    const char *old, const char *new);
 
 /*
- * Length of the quoted identifier at s (with its quotes: backticks, or
- * double quotes as SHOW CREATE writes them under ANSI_QUOTES) before e,
- * or 0 if s starts none or it is not closed.
+ * Is t a quoted name as SHOW CREATE writes it: `x`, or "x" (under
+ * ANSI_QUOTES, which a lexer in mode 0 reads as a string), closed?
  */
-size_t	 names_ident_len(const char *s, const char *e);
+int	 names_quoted(const struct sqltok *t);
 /* Does the quoted identifier q (qlen bytes, quotes included) name s? */
 int	 names_ident_eq(const char *q, size_t qlen, const char *s);
 

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "objsql.h"
 #include "quote.h"
+#include "sqltok.h"
 
 /* A database seen in the stream: its default collation, for routines. */
 struct dbinfo {
@@ -213,18 +214,26 @@ db_find(struct objsql *x, const char *name)
 	return NULL;
 }
 
-/* The word after key in a CREATE DATABASE text, or NULL. */
+/*
+ * The word after the keyword k1 (and k2, if not NULL; and an optional
+ * "=") in a CREATE DATABASE text, in a new string; NULL if none.
+ */
 static char *
-word_after(const char *ddl, const char *key)
+word_after(const char *ddl, size_t len, const char *k1, const char *k2)
 {
-	const char	*p = strstr(ddl, key), *w;
+	struct sqltok_lexer l;
+	struct sqltok	 t;
 
-	if (p == NULL)
-		return NULL;
-	p += strlen(key);
-	for (w = p; *w != '\0' && *w != ' ' && *w != '*'; w++)
-		;
-	return strndup(p, (size_t)(w - p));
+	sqltok_init(&l, ddl, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END) {
+		if (!sqltok_is(&t, k1) || (k2 != NULL &&
+		    (sqltok_next(&l, &t) == SQLTOK_END || !sqltok_is(&t, k2))))
+			continue;
+		if (sqltok_next(&l, &t) == SQLTOK_PUNCT && *t.p == '=')
+			sqltok_next(&l, &t);
+		return t.kind == SQLTOK_WORD ? strndup(t.p, t.len) : NULL;
+	}
+	return NULL;
 }
 
 static int
@@ -241,9 +250,9 @@ database(struct objsql *x, const struct rp_object *ob)
 		d = &x->dbs[x->ndbs++];
 		memset(d, 0, sizeof(*d));
 		d->name = strdup(name);
-		if ((d->collation = word_after(ob->ddl, "COLLATE ")) == NULL &&
-		    (d->collation = word_after(ob->ddl, "CHARACTER SET ")) !=
-		    NULL)
+		if ((d->collation = word_after(ob->ddl, ob->ddl_len, "COLLATE",
+		    NULL)) == NULL && (d->collation = word_after(ob->ddl,
+		    ob->ddl_len, "CHARACTER", "SET")) != NULL)
 			d->by_charset = 1;
 	}
 	if (x->o.no_create_db)
@@ -256,33 +265,38 @@ database(struct objsql *x, const struct rp_object *ob)
 }
 
 /*
- * Drop "DEFINER=`user`@`host` " from the head of a CREATE statement (the
- * clause SHOW CREATE writes just before the first quoted identifier).
- * Returns the bytes to skip at *skip_at, or 0 if there is none.
+ * The clause "DEFINER=`user`@`host` " that SHOW CREATE writes just before
+ * the first quoted name of a CREATE statement: its length, and its
+ * offset in *skip_at; 0 if there is none.
  */
 static size_t
 definer_span(const char *ddl, size_t len, size_t *skip_at)
 {
-	const char	*e = ddl + len, *q, *p;
-	size_t		 l;
+	struct sqltok_lexer l;
+	struct sqltok	 t, prev[2], at, host;
+	const char	*e;
 
-	q = ddl + strcspn(ddl, "`\"'");
-	if (q >= e || q - ddl < 9 || memcmp(q - 8, "DEFINER=", 8) != 0 ||
-	    q[-9] != ' ')
+	memset(prev, 0, sizeof(prev));
+	sqltok_init(&l, ddl, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END && t.kind != SQLTOK_IDENT &&
+	    t.kind != SQLTOK_STRING) {
+		prev[0] = prev[1];
+		prev[1] = t;
+	}
+	/* " DEFINER=" right before it, then user@host, touching */
+	if (!names_quoted(&t) || prev[0].p == NULL || prev[0].p == ddl ||
+	    prev[0].p[-1] != ' ' || prev[0].len != 7 ||
+	    memcmp(prev[0].p, "DEFINER", 7) != 0 || prev[1].p != prev[0].p + 7 ||
+	    *prev[1].p != '=' || t.p != prev[1].p + 1 ||
+	    sqltok_next(&l, &at) != SQLTOK_PUNCT || *at.p != '@' ||
+	    at.p != t.p + t.len || sqltok_next(&l, &host) == SQLTOK_END ||
+	    !names_quoted(&host) || host.p != at.p + 1)
 		return 0;
-	if ((l = names_ident_len(q, e)) == 0)
-		return 0;
-	p = q + l;
-	if (p >= e || *p != '@')
-		return 0;
-	p++;
-	if ((l = names_ident_len(p, e)) == 0)
-		return 0;
-	p += l;
-	if (p < e && *p == ' ')
-		p++;
-	*skip_at = (size_t)(q - 8 - ddl);
-	return (size_t)(p - (q - 8));
+	e = host.p + host.len;
+	if (e < ddl + len && *e == ' ')
+		e++;
+	*skip_at = (size_t)(prev[0].p - ddl);
+	return (size_t)(e - prev[0].p);
 }
 
 /* The DDL of ob as the target should see it, into b: renames, definer. */

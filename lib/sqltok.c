@@ -35,6 +35,33 @@ sqltok_stops_init(struct sqltok_stops *ss, const char *chars, size_t n,
 #endif
 }
 
+int
+sqltok_sql_mode(const char *p, size_t n)
+{
+	static const char *const ansiq[] = { "ANSI_QUOTES", "ANSI", "ORACLE",
+	    "MSSQL", "DB2", "POSTGRESQL", "MAXDB", NULL };
+	const char	*e = p + n, *w;
+	size_t		 wl;
+	int		 m = 0, i;
+
+	while (p < e) {
+		while (p < e && (*p == ',' || *p == ' '))
+			p++;
+		for (w = p; p < e && *p != ','; p++)
+			;
+		wl = (size_t)(p - w);
+		while (wl > 0 && w[wl - 1] == ' ')
+			wl--;
+		if (wl == 20 && strncasecmp(w, "NO_BACKSLASH_ESCAPES", 20) == 0)
+			m |= SQLTOK_NBE;
+		for (i = 0; ansiq[i] != NULL; i++)
+			if (strlen(ansiq[i]) == wl &&
+			    strncasecmp(w, ansiq[i], wl) == 0)
+				m |= SQLTOK_ANSIQ;
+	}
+	return m;
+}
+
 void
 sqltok_init(struct sqltok_lexer *l, const char *text, size_t len, int mode)
 {
@@ -314,4 +341,21 @@ sqltok_ident(const struct sqltok *t, char *out, size_t outsz)
 	if (outsz > 0)
 		out[n + 1 < outsz ? n : outsz - 1] = '\0';
 	return (long)n;
+}
+
+int
+sqltok_expect(struct sqltok_lexer *l, int kind, const char *text,
+    struct sqltok *t)
+{
+	struct sqltok	 tt;
+
+	if (t == NULL)
+		t = &tt;
+	if (sqltok_next(l, t) != kind)
+		return 0;
+	if (text == NULL)
+		return 1;
+	if (kind == SQLTOK_WORD)
+		return sqltok_is(t, text);
+	return t->len == strlen(text) && memcmp(t->p, text, t->len) == 0;
 }

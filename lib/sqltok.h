@@ -43,6 +43,14 @@
 #define SQLTOK_NBE	0x01	/* NO_BACKSLASH_ESCAPES */
 #define SQLTOK_ANSIQ	0x02	/* ANSI_QUOTES: "x" is an identifier */
 
+/*
+ * The lexer mode of a sql_mode value such as "ANSI,NO_BACKSLASH_ESCAPES"
+ * (p[0..n), no quotes): SQLTOK_NBE and SQLTOK_ANSIQ, the latter also for
+ * the combination modes that include ANSI_QUOTES (ANSI, ORACLE, MSSQL,
+ * DB2, POSTGRESQL, MAXDB: MariaDB KB "SQL_MODE").
+ */
+int	 sqltok_sql_mode(const char *p, size_t n);
+
 enum sqltok_kind {
 	SQLTOK_END = 0,		/* no more tokens: len 0 at the end */
 	SQLTOK_WORD,		/* keyword or bare identifier: [0-9A-Za-z_$\x80-\xff]+ not a number */
@@ -112,6 +120,13 @@ int	 sqltok_next(struct sqltok_lexer *, struct sqltok *t);
  */
 int	 sqltok_is(const struct sqltok *, const char *keyword);
 long	 sqltok_ident(const struct sqltok *, char *out, size_t outsz);
+/*
+ * Read the next token into *t (which may be NULL); 1 if it is of kind
+ * and, unless text is NULL, is text: the keyword (sqltok_is()) for a
+ * WORD, the text itself for other kinds ("(" for a PUNCT).  0 if not.
+ */
+int	 sqltok_expect(struct sqltok_lexer *, int kind, const char *text,
+	    struct sqltok *t);
 
 /* Byte rules. */
 

@@ -13,7 +13,9 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "names.h"
 #include "quote.h"
+#include "sqltok.h"
 
 /* One row of SHOW CREATE ...; fails if there is none. */
 static MYSQL_RES *
@@ -227,20 +229,29 @@ discover_routines(struct snap *s, const char *db, const char *dbcoll)
 
 /*
  * Views after the views they use: a view's DDL names every view it reads
- * as `schema`.`name`.  Depth-first; a cycle (impossible in a real server)
- * just keeps the name order.
+ * as `schema`.`name` (in its code, not in a literal or a comment).
+ * Depth-first; a cycle (impossible in a real server) just keeps the name
+ * order.
  */
 static int
 uses(const struct object *v, const struct object *w)
 {
-	struct buf	 b = BUF_INIT;
-	int		 found;
+	struct sqltok_lexer l;
+	struct sqltok	 a, dot, b;
 
-	quote_ident2(&b, w->schema, w->name);
-	must(&b);
-	found = memmem(v->ddl, v->ddl_len, b.p, b.len) != NULL;
-	buf_release(&b);
-	return found;
+	sqltok_init(&l, v->ddl, v->ddl_len, 0);
+	sqltok_next(&l, &a);
+	sqltok_next(&l, &dot);
+	while (sqltok_next(&l, &b) != SQLTOK_END) {
+		if (a.kind == SQLTOK_IDENT && dot.kind == SQLTOK_PUNCT &&
+		    *dot.p == '.' && b.kind == SQLTOK_IDENT &&
+		    names_ident_eq(a.p, a.len, w->schema) &&
+		    names_ident_eq(b.p, b.len, w->name))
+			return 1;
+		a = dot;
+		dot = b;
+	}
+	return 0;
 }
 
 static void

@@ -15,6 +15,7 @@
 
 #include "dbsnap.h"
 #include "quote.h"
+#include "sqltok.h"
 
 static struct col *
 add_col(struct table *t)
@@ -175,39 +176,39 @@ discover_keys(struct snap *s, const char *db)
 	buf_release(&q);
 }
 
+/* The name a quoted identifier token stands for, in a new string. */
+static char *
+ident_dup(const struct sqltok *t)
+{
+	long	 n = sqltok_ident(t, NULL, 0);
+	char	*p;
+
+	p = xcalloc(1, (size_t)n + 1);
+	sqltok_ident(t, p, (size_t)n + 1);
+	return p;
+}
+
 /* Explicit PERIOD FOR SYSTEM_TIME (`start`, `end`) in the DDL. */
 static int
-period_cols(const char *ddl, char **start, char **end)
+period_cols(const char *ddl, size_t len, char **start, char **end)
 {
-	const char	*p = strstr(ddl, "PERIOD FOR SYSTEM_TIME (`");
-	struct buf	 b[2] = { BUF_INIT, BUF_INIT };
-	int		 i;
+	struct sqltok_lexer l;
+	struct sqltok	 t, a, b;
 
-	if (p == NULL)
-		return 0;
-	p += strlen("PERIOD FOR SYSTEM_TIME (");
-	for (i = 0; i < 2; i++) {
-		if (*p++ != '`')
-			goto bad;
-		for (;;) {
-			if (*p == '\0')
-				goto bad;
-			if (*p == '`' && p[1] == '`')
-				p++;
-			else if (*p == '`')
-				break;
-			buf_addc(&b[i], *p++);
+	sqltok_init(&l, ddl, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END)
+		if (sqltok_is(&t, "PERIOD") &&
+		    sqltok_expect(&l, SQLTOK_WORD, "FOR", NULL) &&
+		    sqltok_expect(&l, SQLTOK_WORD, "SYSTEM_TIME", NULL) &&
+		    sqltok_expect(&l, SQLTOK_PUNCT, "(", NULL) &&
+		    sqltok_expect(&l, SQLTOK_IDENT, NULL, &a) &&
+		    sqltok_expect(&l, SQLTOK_PUNCT, ",", NULL) &&
+		    sqltok_expect(&l, SQLTOK_IDENT, NULL, &b) &&
+		    sqltok_expect(&l, SQLTOK_PUNCT, ")", NULL)) {
+			*start = ident_dup(&a);
+			*end = ident_dup(&b);
+			return 1;
 		}
-		p++;
-		if (i == 0 && strncmp(p, ", ", 2) == 0)
-			p += 2;
-	}
-	*start = b[0].p;
-	*end = b[1].p;
-	return b[0].p != NULL && b[1].p != NULL;
-bad:
-	buf_release(&b[0]);
-	buf_release(&b[1]);
 	return 0;
 }
 
@@ -218,7 +219,7 @@ versioning_cols(struct table *t)
 	ssize_t	 i;
 	struct col *c;
 
-	if (period_cols(t->ddl, &start, &end)) {
+	if (period_cols(t->ddl, t->ddl_len, &start, &end)) {
 		if ((i = col_index(t, start)) != -1)
 			t->cols[i].flags = (t->cols[i].flags & ~COL_GENERATED) |
 			    COL_ROW_START;

@@ -6,6 +6,7 @@
 #include <err.h>
 #include <string.h>
 
+#include "sqltok.h"
 #include "state.h"
 
 /* A delimiter for a DELIMITER block that does not occur in the text. */
@@ -22,13 +23,34 @@ pick_delim(const char *ddl, size_t len)
 	return NULL;
 }
 
+/*
+ * Does the statement end in a # or -- comment, lexed in the sql_mode it
+ * is run in (the object's: the context statements set it)?
+ */
+static int
+ends_in_line_comment(const struct objsql_stmt *os)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t, last;
+	const char	*m = rp_kv_get(&os->obj->attrs, "sql_mode");
+
+	memset(&last, 0, sizeof(last));
+	sqltok_init(&l, os->text, os->len, SQLTOK_COMMENTS |
+	    (os->obj->kind == OBJ_TABLE || os->obj->kind == OBJ_SEQUENCE ||
+	    os->obj->kind == OBJ_DATABASE ||
+	    m == NULL ? 0 : sqltok_sql_mode(m, strlen(m))));
+	while (sqltok_next(&l, &t) != SQLTOK_END)
+		last = t;
+	return last.kind == SQLTOK_COMMENT && (last.flags & SQLTOK_F_LINE) &&
+	    last.p + last.len == os->text + os->len;
+}
+
 /* The definition itself, in a DELIMITER block for compound bodies. */
 static int
 definition(struct r2s *st, const struct objsql_stmt *os)
 {
 	const struct rp_object *ob = os->obj;
-	const char	*delim = ";", *nl, *last;
-	size_t		 ll;
+	const char	*delim = ";";
 
 	if (os->compound) {
 		if ((delim = pick_delim(os->text, os->len)) == NULL)
@@ -38,14 +60,10 @@ definition(struct r2s *st, const struct objsql_stmt *os)
 	}
 	buf_add(&st->out, os->text, os->len);
 	/*
-	 * A text whose last line may end in a comment ("SELECT 1 -- c")
-	 * would hide the delimiter: put it on a line of its own then.
+	 * A text that ends in a comment ("SELECT 1 -- c") would hide the
+	 * delimiter: put it on a line of its own then.
 	 */
-	nl = memrchr(os->text, '\n', os->len);
-	last = nl ? nl + 1 : os->text;
-	ll = os->len - (size_t)(last - os->text);
-	if (ob->kind != OBJ_DATABASE && (memmem(last, ll, "--", 2) != NULL ||
-	    memchr(last, '#', ll) != NULL))
+	if (ends_in_line_comment(os))
 		buf_addc(&st->out, '\n');
 	if (stmt_end(st, delim) == -1)
 		return -1;

@@ -132,34 +132,6 @@ skip_modifiers(struct sqltok_lexer *l, struct sqltok *t)
 	}
 }
 
-/* sql_mode flags of a mode list such as 'ANSI,NO_BACKSLASH_ESCAPES'. */
-static int
-mode_parse(const char *p, size_t n)
-{
-	static const char *const ansiq[] = { "ANSI_QUOTES", "ANSI", "ORACLE",
-	    "MSSQL", "DB2", "POSTGRESQL", "MAXDB", NULL };
-	const char	*e = p + n, *w;
-	size_t		 wl;
-	int		 m = 0, i;
-
-	while (p < e) {
-		while (p < e && (*p == ',' || *p == ' '))
-			p++;
-		for (w = p; p < e && *p != ','; p++)
-			;
-		wl = (size_t)(p - w);
-		while (wl > 0 && w[wl - 1] == ' ')
-			wl--;
-		if (wl == 20 && strncasecmp(w, "NO_BACKSLASH_ESCAPES", 20) == 0)
-			m |= MODE_NBE;
-		for (i = 0; ansiq[i] != NULL; i++)
-			if (strlen(ansiq[i]) == wl &&
-			    strncasecmp(w, ansiq[i], wl) == 0)
-				m |= MODE_ANSIQ;
-	}
-	return m;
-}
-
 static struct uvar *
 uvar_get(struct split *s, const struct sqltok *t, int create)
 {
@@ -189,7 +161,7 @@ mode_value(struct split *s, struct sqltok_lexer *l, struct sqltok *t)
 	int		 m = -1;
 
 	if (t->kind == SQLTOK_STRING && t->len >= 2) {
-		m = mode_parse(t->p + 1, t->len - 2);
+		m = sqltok_sql_mode(t->p + 1, t->len - 2);
 		sqltok_next(l, t);
 	} else if (sqltok_is(t, "DEFAULT")) {
 		m = s->mode0;

@@ -196,6 +196,14 @@ test_ident(void **state)
 	sqltok_init(&l, "'s'", 3, 0);
 	sqltok_next(&l, &t);
 	assert_int_equal(sqltok_ident(&t, out, sizeof(out)), -1);
+	/* sqltok_expect() */
+	sqltok_init(&l, "period ( `a` )", 14, 0);
+	assert_true(sqltok_expect(&l, SQLTOK_WORD, "PERIOD", NULL));
+	assert_true(sqltok_expect(&l, SQLTOK_PUNCT, "(", NULL));
+	assert_false(sqltok_expect(&l, SQLTOK_WORD, NULL, &t));
+	assert_int_equal(t.kind, SQLTOK_IDENT);
+	assert_false(sqltok_expect(&l, SQLTOK_PUNCT, "(", NULL));
+	assert_false(sqltok_expect(&l, SQLTOK_PUNCT, NULL, NULL));
 }
 
 /* The streaming reader's rules: comment starts and the stop sets. */
