@@ -14,15 +14,7 @@
 #include <unistd.h>
 
 #include "frame.h"
-
-static double
-now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "util.h"
 
 /* Write n rows to fd; seconds taken. */
 static double
@@ -46,7 +38,7 @@ write_stream(int fd, uint64_t n)
 		snprintf(uuids[i], sizeof(uuids[i]),
 		    "%08" PRIx64 "-1234-5678-9abc-def012345678", i * 7919);
 	}
-	t0 = now();
+	t0 = mono_now();
 	w = frame_writer_new(fd);
 	enc_kv(frame_begin(w), k, val, 1);
 	frame_end(w, FT_HEADER, 0);
@@ -72,7 +64,7 @@ write_stream(int fd, uint64_t n)
 	if (frame_writer_close(w) == -1)
 		errx(1, "%s", frame_writer_errstr(w));
 	frame_writer_free(w);
-	return now() - t0;
+	return mono_now() - t0;
 }
 
 int
@@ -99,7 +91,7 @@ main(int argc, char *argv[])
 	tfile = write_stream(fd, n);
 	bytes = lseek(fd, 0, SEEK_END);
 	lseek(fd, 0, SEEK_SET);
-	t1 = now();
+	t1 = mono_now();
 	r = frame_reader_new(fd, 0);
 	while (frame_read(r, &f) == FRAME_OK) {
 		if (f.type != FT_ROWS)
@@ -110,7 +102,7 @@ main(int argc, char *argv[])
 			got++;
 		}
 	}
-	t2 = now();
+	t2 = mono_now();
 	if (got != n)
 		errx(1, "read %" PRIu64 " rows of %" PRIu64 ": %s", got, n,
 		    frame_reader_errstr(r));

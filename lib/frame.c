@@ -24,22 +24,6 @@
 
 #define READ_CHUNK	((size_t)1 << 20)
 
-static inline uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
-static inline void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
 static uint32_t
 hdr_check(const uint8_t *h, uint64_t seq)
 {
@@ -367,7 +351,7 @@ enc_rows_begin(struct buf *b, uint64_t table_id, uint32_t nrows)
 	uint8_t	 n[4];
 
 	enc_varint(b, table_id);
-	put32(n, nrows);
+	le32_put(n, nrows);
 	buf_add(b, n, 4);
 }
 
@@ -376,7 +360,7 @@ enc_rows_patch(struct buf *b, size_t at, uint32_t nrows)
 {
 	if (b->err || at < 4 || at > b->len)
 		return;
-	put32((uint8_t *)b->p + at - 4, nrows);
+	le32_put((uint8_t *)b->p + at - 4, nrows);
 }
 
 int
@@ -386,7 +370,7 @@ dec_rows_begin(const struct frame *f, struct rp_rows *r)
 	r->table_id = dec_varint(&r->d);
 	if (r->d.err || r->d.end - r->d.p < 4)
 		return -1;
-	r->nrows = r->left = get32(r->d.p);
+	r->nrows = r->left = le32_get(r->d.p);
 	r->d.p += 4;
 	return 0;
 }
@@ -513,7 +497,7 @@ count_frame(struct frame_totals *t, int type, const uint8_t *p, size_t len)
 		dec_init(&d, p, len);
 		dec_varint(&d);
 		if (!d.err && d.end - d.p >= 4)
-			t->rows += get32(d.p);
+			t->rows += le32_get(d.p);
 		break;
 	case FT_STMT:
 		t->stmts++;
@@ -770,10 +754,10 @@ rd_prelude(struct frame_reader *r)
 	if (rc == 0)
 		return rd_fail(r, EINVAL, "truncated at byte %zu: in the "
 		    "stream prelude", have);
-	if (hdr_check(p, 0) != get32(p + 12))
+	if (hdr_check(p, 0) != le32_get(p + 12))
 		return rd_fail(r, EINVAL, "corrupt: stream prelude checksum "
 		    "mismatch at byte 0");
-	version = get32(p + 8);
+	version = le32_get(p + 8);
 	if (version != FRAME_VERSION)
 		return rd_fail(r, EPROTO, "unsupported rowpipe stream version "
 		    "%" PRIu32 " (this program reads version %d)", version,
@@ -851,11 +835,11 @@ frame_read(struct frame_reader *r, struct frame *f)
 			    r->base + r->end, r->seq + 1);
 		}
 		h = r->buf + r->start;
-		if (hdr_check(h, r->seq) != get32(h + 12))
+		if (hdr_check(h, r->seq) != le32_get(h + 12))
 			return rd_fail(r, EINVAL, "corrupt: frame %" PRIu64
 			    " at byte %" PRIu64 ": header checksum mismatch",
 			    r->seq + 1, off);
-		len = get32(h);
+		len = le32_get(h);
 		f->type = h[4];
 		f->flags = h[5];
 		if (h[6] != 0 || h[7] != 0)
@@ -879,7 +863,7 @@ frame_read(struct frame_reader *r, struct frame *f)
 		f->len = len;
 		f->seq = r->seq;
 		f->offset = off;
-		if (payload_check(f->p, len) != get32(h + 8))
+		if (payload_check(f->p, len) != le32_get(h + 8))
 			return rd_fail(r, EINVAL, "corrupt: frame %" PRIu64
 			    " at byte %" PRIu64 ": payload checksum mismatch",
 			    r->seq + 1, off);
@@ -941,8 +925,8 @@ frame_writer_new(int fd)
 		return NULL;
 	w->fd = fd;
 	memcpy(pre, FRAME_MAGIC, FRAME_MAGIC_LEN);
-	put32(pre + 8, FRAME_VERSION);
-	put32(pre + 12, hdr_check(pre, 0));
+	le32_put(pre + 8, FRAME_VERSION);
+	le32_put(pre + 12, hdr_check(pre, 0));
 	if (buf_grow(&w->out, FRAME_FLUSH_AT + FRAME_HDR_LEN) == -1) {
 		free(w);
 		return NULL;
@@ -1021,12 +1005,12 @@ frame_end(struct frame_writer *w, int type, unsigned flags)
 		return wr_fail(w, EMSGSIZE, "frame");
 	}
 	h = (uint8_t *)w->out.p + w->hdr_at;
-	put32(h, (uint32_t)len);
+	le32_put(h, (uint32_t)len);
 	h[4] = (uint8_t)type;
 	h[5] = (uint8_t)flags;
 	h[6] = h[7] = 0;
-	put32(h + 8, payload_check(h + FRAME_HDR_LEN, len));
-	put32(h + 12, hdr_check(h, w->seq));
+	le32_put(h + 8, payload_check(h + FRAME_HDR_LEN, len));
+	le32_put(h + 12, hdr_check(h, w->seq));
 	w->seq++;
 	if (type != FT_TRAILER)
 		count_frame(&w->totals, type, h + FRAME_HDR_LEN, len);

@@ -3,7 +3,6 @@
  * its session context; see objsql.h.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "objsql.h"
 #include "quote.h"
 #include "sqltok.h"
+#include "util.h"
 
 /* A database seen in the stream: its default collation, for routines. */
 struct dbinfo {
@@ -40,16 +40,8 @@ struct objsql {
 
 static const struct names no_names = NAMES_INIT;
 
-static int
-xfail(struct objsql *x, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	vsnprintf(x->err, sizeof(x->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* Record why the object fails in x->err; -1. */
+#define xfail(x, ...)	errf((x)->err, sizeof((x)->err), __VA_ARGS__)
 
 struct objsql *
 objsql_new(const struct objsql_opts *o)

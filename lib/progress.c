@@ -37,15 +37,6 @@ struct progress {
 	uint64_t	 units, rows, bytes;
 };
 
-static double
-now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 struct line {
 	char	 s[512];
 	size_t	 len;
@@ -67,18 +58,12 @@ addf(struct line *l, const char *fmt, ...)
 		    sizeof(l->s) - l->len - 1;
 }
 
-/* "512 B", "3.1 KiB", "47.0 MiB", "2.3 GiB" */
 static void
 add_bytes(struct line *l, double b)
 {
-	if (b < 1024)
-		addf(l, "%.0f B", b);
-	else if (b < 1024.0 * 1024)
-		addf(l, "%.1f KiB", b / 1024);
-	else if (b < 1024.0 * 1024 * 1024)
-		addf(l, "%.1f MiB", b / (1024.0 * 1024));
-	else
-		addf(l, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+	char	 s[FMT_BYTES_MAX];
+
+	addf(l, "%s", fmt_bytes(s, sizeof(s), b));
 }
 
 static void
@@ -267,7 +252,7 @@ progress_new(const char *program, const char *unit, int enabled)
 	p->tty = isatty(STDERR_FILENO);
 	p->enabled = enabled < 0 ? p->tty && first_in_pipeline() :
 	    enabled != 0;
-	p->start = p->last = now();
+	p->start = p->last = mono_now();
 	return p;
 }
 
@@ -297,7 +282,7 @@ progress_add(struct progress *p, uint64_t units, uint64_t rows,
 	p->rows += rows;
 	p->bytes += bytes;
 	if (p->enabled) {
-		t = now();
+		t = mono_now();
 		if (t - p->last >= (p->tty ? PROGRESS_TTY_INTERVAL :
 		    PROGRESS_LOG_INTERVAL))
 			draw(p, t);
@@ -341,7 +326,7 @@ progress_done(struct progress *p)
 	if (!p->enabled)
 		clear_line(p);
 	else {
-		el = now() - p->start;
+		el = mono_now() - p->start;
 		if (p->tty)		/* ours, or another program's line */
 			addf(&l, "\r\033[K");
 		p->drawn = 0;

@@ -1,10 +1,11 @@
 /*
- * util: small I/O helpers every program shares; see util.h.
+ * util: small helpers every program shares; see util.h.
  */
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -106,4 +107,55 @@ parse_size(const char *s, unsigned long long min, unsigned long long max,
 	*errstr = NULL;
 	*out = v;
 	return 0;
+}
+
+int
+verrf(char *err, size_t size, const char *fmt, va_list ap)
+{
+	if (size > 0)
+		vsnprintf(err, size, fmt, ap);
+	return -1;
+}
+
+int
+errf(char *err, size_t size, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	verrf(err, size, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+double
+mono_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+char *
+fmt_bytes(char *out, size_t outsz, double b)
+{
+	if (b < 1024)
+		snprintf(out, outsz, "%.0f B", b);
+	else if (b < 1024.0 * 1024)
+		snprintf(out, outsz, "%.1f KiB", b / 1024);
+	else if (b < 1024.0 * 1024 * 1024)
+		snprintf(out, outsz, "%.1f MiB", b / (1024.0 * 1024));
+	else
+		snprintf(out, outsz, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+	return out;
+}
+
+void
+refuse_terminal(int fd, const char *doing, const char *hint)
+{
+	if (isatty(fd))
+		errx(2, "%s is a terminal: refusing to %s (%s)",
+		    fd == STDIN_FILENO ? "stdin" : fd == STDOUT_FILENO ?
+		    "stdout" : "output", doing, hint);
 }

@@ -47,7 +47,7 @@ all_databases(struct snap *s)
 			continue;
 		o->dbs = reallocarray(o->dbs, o->ndbs + 1, sizeof(*o->dbs));
 		if (o->dbs == NULL)
-			fail(s, "out of memory");
+			die(s, "out of memory");
 		o->dbs[o->ndbs++] = dup_col(r, row, 0);
 	}
 	mysql_free_result(r);
@@ -82,7 +82,7 @@ add_table(struct snap *s, struct table *t)
 {
 	s->tables = reallocarray(s->tables, s->ntables + 1, sizeof(*s->tables));
 	if (s->tables == NULL)
-		fail(s, "out of memory");
+		die(s, "out of memory");
 	s->tables[s->ntables++] = t;
 }
 
@@ -143,7 +143,7 @@ discover_db(struct snap *s, const char *db)
 			if (strcmp(s->tables[j]->name, s->o->tables[i]) == 0)
 				break;
 		if (j == s->ntables)
-			fail(s, "%s.%s: no such table", db, s->o->tables[i]);
+			die(s, "%s.%s: no such table", db, s->o->tables[i]);
 	}
 }
 
@@ -168,7 +168,7 @@ discover_tables(struct snap *s)
 		if (!found && s->o->all_databases)
 			continue;	/* dropped since SHOW DATABASES */
 		if (!found)
-			fail(s, "%s: no such database", s->o->dbs[i]);
+			die(s, "%s: no such database", s->o->dbs[i]);
 		discover_db(s, s->o->dbs[i]);
 		s->o->dbs[n++] = s->o->dbs[i];
 	}

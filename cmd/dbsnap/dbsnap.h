@@ -24,10 +24,7 @@
 #include "conn.h"
 #include "frame.h"
 #include "progress.h"
-
-#ifndef __dead
-#define __dead	__attribute__((__noreturn__))
-#endif
+#include "util.h"
 
 #include "version.h"
 #define DBSNAP_VERSION	ROWPIPE_VERSION
@@ -233,7 +230,12 @@ void	 write_object(struct snap *, const struct object *);
 void	 write_objects(struct snap *, const struct objlist *);
 void	 write_table_objects(struct snap *, const char *db);
 void	 run_workers(struct snap *);
-__dead void fail(struct snap *, const char *fmt, ...)
+/*
+ * The end of a failed run: let out what was written (a stream without
+ * its trailer, which every reader reports as truncated), print one line
+ * "dbsnap: reason" and exit 1, from any thread.
+ */
+__dead void die(struct snap *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
 /* query.c: helpers that end dbsnap on failure */

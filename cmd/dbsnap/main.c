@@ -237,9 +237,9 @@ main(int argc, char *argv[])
 	o->chunk_rows = 100000;
 	o->progress = -1;
 	parse_args(o, argc, argv);
-	if (!o->list && !o->force && isatty(STDOUT_FILENO))
-		errx(2, "stdout is a terminal: refusing to write a binary "
-		    "stream there (redirect it, or use --force)");
+	if (!o->list && !o->force)
+		refuse_terminal(STDOUT_FILENO, "write a frame stream there",
+		    "redirect it, or use --force");
 	if (conn_opts_finish(&o->conn, &errstr) == -1)
 		errx(2, "%s", errstr);
 

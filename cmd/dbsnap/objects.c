@@ -33,7 +33,7 @@ show_create(struct snap *s, const char *what, const char *schema,
 	r = query_buf(s, ctx, &q);
 	buf_release(&q);
 	if (r == NULL || (*rowp = mysql_fetch_row(r)) == NULL)
-		fail(s, "%s: SHOW CREATE %s returned nothing", ctx, what);
+		die(s, "%s: SHOW CREATE %s returned nothing", ctx, what);
 	return r;
 }
 
@@ -59,7 +59,7 @@ object_from(struct snap *s, struct object *o, MYSQL_RES *r, MYSQL_ROW row,
 	size_t		 len = 0;
 
 	if ((ddl = row_col(r, row, ddlcol, &len)) == NULL)
-		fail(s, "%s.%s: no privilege to read its definition",
+		die(s, "%s.%s: no privilege to read its definition",
 		    o->schema, o->name);
 	o->ddl = xstrndup(ddl, len);
 	o->ddl_len = len;
@@ -103,7 +103,7 @@ table_details(struct snap *s, struct table *t, const char *dbcoll)
 	if (ddl == NULL && t->is_sequence)
 		ddl = row_col(r, row, "Create Sequence", &len);
 	if (ddl == NULL)
-		fail(s, "%s: SHOW CREATE TABLE gave no definition", ctx);
+		die(s, "%s: SHOW CREATE TABLE gave no definition", ctx);
 	t->ddl = xstrndup(ddl, len);
 	t->ddl_len = len;
 	mysql_free_result(r);
@@ -118,7 +118,7 @@ table_details(struct snap *s, struct table *t, const char *dbcoll)
 		return;
 	}
 	if (t->ncols == 0)
-		fail(s, "%s: no columns found in information_schema", ctx);
+		die(s, "%s: no columns found in information_schema", ctx);
 	if (t->versioned)
 		versioning_cols(t);
 	if (t->engine != NULL && strcasecmp(t->engine, "InnoDB") != 0 &&

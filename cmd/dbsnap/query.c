@@ -21,7 +21,7 @@ xcalloc(size_t n, size_t size)
 	void	*p;
 
 	if ((p = calloc(n == 0 ? 1 : n, size == 0 ? 1 : size)) == NULL)
-		fail(the_snap, "out of memory");
+		die(the_snap, "out of memory");
 	return p;
 }
 
@@ -70,7 +70,7 @@ obj_push(struct objlist *l, const struct object *o)
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
 		if ((l->v = reallocarray(l->v, l->cap, sizeof(*l->v))) == NULL)
-			fail(the_snap, "out of memory");
+			die(the_snap, "out of memory");
 	}
 	l->v[l->n++] = *o;
 }
@@ -79,7 +79,7 @@ void
 must(struct buf *b)
 {
 	if (b->err)
-		fail(the_snap, "out of memory");
+		die(the_snap, "out of memory");
 }
 
 /* 'bytes' as a string literal (session charset binary, sql_mode ''). */

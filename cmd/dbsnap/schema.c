@@ -22,7 +22,7 @@ add_col(struct table *t)
 {
 	t->cols = reallocarray(t->cols, t->ncols + 1, sizeof(*t->cols));
 	if (t->cols == NULL)
-		fail(the_snap, "out of memory");
+		die(the_snap, "out of memory");
 	memset(&t->cols[t->ncols], 0, sizeof(*t->cols));
 	return &t->cols[t->ncols++];
 }
@@ -165,7 +165,7 @@ discover_keys(struct snap *s, const char *db)
 			usable = 0;
 		idx = reallocarray(idx, n + 1, sizeof(*idx));
 		if (idx == NULL)
-			fail(s, "out of memory");
+			die(s, "out of memory");
 		idx[n++] = (size_t)ci;
 	}
 	if (kt != NULL)

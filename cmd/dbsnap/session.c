@@ -40,7 +40,7 @@ sql_die(MYSQL *m, const char *what)
 {
 	char	 e[512];
 
-	fail(the_snap, "%s: %s", what, conn_strerror(m, e, sizeof(e)));
+	die(the_snap, "%s: %s", what, conn_strerror(m, e, sizeof(e)));
 }
 
 void
@@ -86,7 +86,7 @@ session_open(struct snap *s)
 	size_t	 i;
 
 	if ((m = conn_open(&s->o->conn, NULL, 0, e, sizeof(e))) == NULL)
-		fail(s, "connect: %s", e);
+		die(s, "connect: %s", e);
 	for (i = 0; i < sizeof(session_sql) / sizeof(session_sql[0]); i++)
 		sql_exec(m, "session set-up", session_sql[i],
 		    strlen(session_sql[i]));
@@ -146,7 +146,7 @@ record_position(struct snap *s, int locked)
 			quote_string(&q, file, strlen(file));
 			buf_addf(&q, ", %s)", pos);
 			if (q.err)
-				fail(s, "out of memory");
+				die(s, "out of memory");
 			gtid = query_value(m, "gtid position", q.p, 0);
 		} else if (locked)
 			gtid = query_value(m, "gtid position",
@@ -187,11 +187,11 @@ take_lock(struct snap *s)
 	conn_strerror(m, e, sizeof(e));
 	if (no == ER_SPECIFIC_ACCESS_DENIED_ERROR || no == ER_ACCESS_DENIED_ERROR ||
 	    no == ER_DBACCESS_DENIED_ERROR || no == ER_TABLEACCESS_DENIED_ERROR)
-		fail(s, "cannot lock for a consistent parallel snapshot "
+		die(s, "cannot lock for a consistent parallel snapshot "
 		    "(needs the RELOAD privilege): %s; use -j 1 for a "
 		    "consistent snapshot without it, or --no-lock to give up "
 		    "consistency", e);
-	fail(s, "lock for a consistent snapshot: %s", e);
+	die(s, "lock for a consistent snapshot: %s", e);
 }
 
 void

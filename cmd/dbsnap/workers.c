@@ -71,12 +71,12 @@ static struct task	*tasks;
 static size_t		 ntasks, next_task;
 
 __dead void
-fail(struct snap *s, const char *fmt, ...)
+die(struct snap *s, const char *fmt, ...)
 {
-	static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
+	static pthread_mutex_t die_mu = PTHREAD_MUTEX_INITIALIZER;
 	va_list	 ap;
 
-	pthread_mutex_lock(&fail_mu);
+	pthread_mutex_lock(&die_mu);
 	/* Let what was written before the failure out: a truncated stream. */
 	if (s != NULL && s->fw != NULL &&
 	    pthread_mutex_trylock(&s->out_mu) == 0)
@@ -93,7 +93,7 @@ write_failed(struct snap *s)
 {
 	if (errno == EPIPE)
 		_exit(1);
-	fail(s, "stdout: %s", frame_writer_errstr(s->fw));
+	die(s, "stdout: %s", frame_writer_errstr(s->fw));
 }
 
 static void
@@ -256,7 +256,7 @@ spool_add(struct snap *s, struct spool *sp, const void *p, size_t len)
 		buf_add(&sp->mem, &n, 4);
 		buf_add(&sp->mem, p, len);
 		if (sp->mem.err)
-			fail(s, "out of memory");
+			die(s, "out of memory");
 		return;
 	}
 	if (sp->f == NULL) {
@@ -264,13 +264,13 @@ spool_add(struct snap *s, struct spool *sp, const void *p, size_t len)
 			dir = "/tmp";
 		snprintf(path, sizeof(path), "%s/dbsnap.XXXXXX", dir);
 		if ((fd = mkstemp(path)) == -1)
-			fail(s, "spool file in %s: %s", dir, strerror(errno));
+			die(s, "spool file in %s: %s", dir, strerror(errno));
 		unlink(path);
 		if ((sp->f = fdopen(fd, "w+")) == NULL)
-			fail(s, "spool file: %s", strerror(errno));
+			die(s, "spool file: %s", strerror(errno));
 	}
 	if (fwrite(&n, 4, 1, sp->f) != 1 || fwrite(p, 1, len, sp->f) != len)
-		fail(s, "spool file: %s", strerror(errno));
+		die(s, "spool file: %s", strerror(errno));
 }
 
 /* Write a spool's frames out, in order, and empty it. */
@@ -292,18 +292,18 @@ spool_replay(struct snap *s, struct spool *sp)
 	buf_release(&sp->mem);
 	if (sp->f != NULL) {
 		if (fflush(sp->f) == EOF || fseeko(sp->f, 0, SEEK_SET) == -1)
-			fail(s, "spool file: %s", strerror(errno));
+			die(s, "spool file: %s", strerror(errno));
 		while (fread(&n, 4, 1, sp->f) == 1) {
 			buf_reset(&rec);
 			if (buf_grow(&rec, n) == -1)
-				fail(s, "out of memory");
+				die(s, "out of memory");
 			if (fread(rec.p, 1, n, sp->f) != n)
-				fail(s, "spool file: short read");
+				die(s, "spool file: short read");
 			if (frame_write(s->fw, FT_ROWS, 0, rec.p, n) == -1)
 				write_failed(s);
 		}
 		if (ferror(sp->f))
-			fail(s, "spool file: %s", strerror(errno));
+			die(s, "spool file: %s", strerror(errno));
 		fclose(sp->f);
 		sp->f = NULL;
 	}
@@ -331,7 +331,7 @@ emit(struct worker *w, struct table *t, size_t ci)
 	if (w->batch_rows == 0)
 		return;
 	if (w->batch.err)
-		fail(s, "out of memory");
+		die(s, "out of memory");
 	enc_rows_patch(&w->batch, w->at, (uint32_t)w->batch_rows);
 
 	pthread_mutex_lock(&t->mu);
@@ -356,7 +356,7 @@ finish_table(struct snap *s, struct table *t)
 
 	enc_table_end(&b, t->id, t->rows_written);
 	if (b.err)
-		fail(s, "out of memory");
+		die(s, "out of memory");
 	out_frame(s, FT_TABLE_END, b.p, b.len);
 	buf_release(&b);
 	progress_add(s->prog, 1, 0, 0);
@@ -462,7 +462,7 @@ build_query(struct worker *w, struct table *t, size_t ci, int keyset_after)
 	if (t->mode == TM_KEYSET)
 		buf_addf(q, " LIMIT %llu", w->s->o->chunk_rows);
 	if (q->err)
-		fail(w->s, "out of memory");
+		die(w->s, "out of memory");
 }
 
 /* The statement's error, or the connection's (a lost connection). */
@@ -472,9 +472,9 @@ stmt_die(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
 	char	 e[512];
 
 	if (st == NULL || mysql_stmt_errno(st) == 0)
-		fail(w->s, "%s.%s: chunk %zu: %s", t->schema, t->name, no,
+		die(w->s, "%s.%s: chunk %zu: %s", t->schema, t->name, no,
 		    conn_strerror(w->m, e, sizeof(e)));
-	fail(w->s, "%s.%s: chunk %zu: %s (%u, %s)", t->schema, t->name, no,
+	die(w->s, "%s.%s: chunk %zu: %s (%u, %s)", t->schema, t->name, no,
 	    mysql_stmt_error(st), mysql_stmt_errno(st), mysql_stmt_sqlstate(st));
 }
 
@@ -486,17 +486,17 @@ bin_setup(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
 	unsigned	 n;
 
 	if (mysql_stmt_param_count(st) != 0)
-		fail(w->s, "%s.%s: chunk %zu: the query has a ? placeholder "
+		die(w->s, "%s.%s: chunk %zu: the query has a ? placeholder "
 		    "(from --where?)", t->schema, t->name, no);
 	n = mysql_stmt_field_count(st);
 	if (n != t->ncols)
-		fail(w->s, "%s.%s: chunk %zu: %u columns, expected %zu",
+		die(w->s, "%s.%s: chunk %zu: %u columns, expected %zu",
 		    t->schema, t->name, no, n, t->ncols);
 	if ((md = mysql_stmt_result_metadata(st)) == NULL)
 		stmt_die(w, t, no, st);
 	w->br.out = &w->batch;
 	if (binrow_setup(&w->br, mysql_fetch_fields(md), n) == -1)
-		fail(w->s, "%s.%s: column %s: %s", t->schema, t->name,
+		die(w->s, "%s.%s: column %s: %s", t->schema, t->name,
 		    t->cols[w->br.errcol].name, w->br.err);
 	mysql_free_result(md);
 }
@@ -508,7 +508,7 @@ keep_keys(struct worker *w, struct table *t)
 	size_t	 i, k;
 
 	if (w->batch.err)
-		fail(w->s, "out of memory");
+		die(w->s, "out of memory");
 	for (i = 0; i < t->nkey; i++) {
 		k = t->key[i];
 		buf_reset(&w->last[i]);
@@ -545,7 +545,7 @@ read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
 		stmt_die(w, t, no, st);
 	while ((rc = mysql_stmt_fetch(st)) == 0) {
 		if (w->br.err != NULL)
-			fail(w->s, "%s.%s: chunk %zu: row %llu: column %s: %s",
+			die(w->s, "%s.%s: chunk %zu: row %llu: column %s: %s",
 			    t->schema, t->name, no,
 			    (unsigned long long)rows + 1,
 			    t->cols[w->br.errcol].name, w->br.err);
@@ -574,7 +574,7 @@ dump_chunk(struct worker *w, struct table *t, size_t ci)
 	batch_reset(w, t);
 	if (t->mode == TM_KEYSET) {
 		if (t->nkey > sizeof(w->last) / sizeof(w->last[0]))
-			fail(w->s, "%s.%s: key too wide", t->schema, t->name);
+			die(w->s, "%s.%s: key too wide", t->schema, t->name);
 		build_query(w, t, ci, 0);
 		for (;;) {
 			got = read_rows(w, t, ci, no++);
@@ -658,7 +658,7 @@ run_workers(struct snap *s)
 		w[i].s = s;
 		w[i].m = s->conns[i];
 		if (pthread_create(&w[i].th, NULL, worker_main, &w[i]) != 0)
-			fail(s, "pthread_create: %s", strerror(errno));
+			die(s, "pthread_create: %s", strerror(errno));
 	}
 	for (i = 0; i < s->o->jobs; i++)
 		pthread_join(w[i].th, NULL);

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,32 +71,8 @@ struct pool {
 	pthread_t	*th;
 };
 
-static int
-fail(struct lz *z, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	vsnprintf(z->err, sizeof(z->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static uint32_t
-get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
-static void
-put32(unsigned char *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
+/* Record why the run fails in z->err; -1. */
+#define fail(z, ...)	errf((z)->err, sizeof((z)->err), __VA_ARGS__)
 
 static size_t
 block_size(int id)
@@ -202,10 +177,10 @@ job_compress(const struct lz_opts *o, struct slot *s, void *state)
 		hdr = (uint32_t)n | RAW_FLAG;
 	} else
 		hdr = (uint32_t)c;
-	put32(s->out, hdr);
+	le32_put(s->out, hdr);
 	s->reslen = 4 + (size_t)c;
 	if (o->block_crc) {
-		put32(s->out + s->reslen, XXH32(dst, c, 0));
+		le32_put(s->out + s->reslen, XXH32(dst, c, 0));
 		s->reslen += 4;
 	}
 	s->res = s->out;
@@ -510,14 +485,14 @@ write_header(struct lz *z, int64_t insize)
 	unsigned char	 h[19];
 	size_t		 n = 4;
 
-	put32(h, LZ4F_MAGIC);
+	le32_put(h, LZ4F_MAGIC);
 	h[n++] = FLG_VERSION | FLG_INDEP | (o->block_crc ? FLG_BCRC : 0) |
 	    (o->content_crc ? FLG_CCRC : 0) |
 	    (o->content_size && insize >= 0 ? FLG_CSIZE : 0);
 	h[n++] = (unsigned char)(o->block_id << 4);
 	if (o->content_size && insize >= 0) {
-		put32(h + n, (uint32_t)insize);
-		put32(h + n + 4, (uint32_t)((uint64_t)insize >> 32));
+		le32_put(h + n, (uint32_t)insize);
+		le32_put(h + n + 4, (uint32_t)((uint64_t)insize >> 32));
 		n += 8;
 	}
 	h[n] = (XXH32(h + 4, n - 4, 0) >> 8) & 0xFF;
@@ -563,8 +538,8 @@ compress_run(struct lz *z, struct pool *p, XXH32_state_t *xs, int64_t insize)
 	if (z->o->content_size && insize >= 0 && total != (uint64_t)insize)
 		return fail(z, "input size changed while reading (%" PRIu64
 		    " bytes, header says %" PRId64 ")", total, insize);
-	put32(end, 0);
-	put32(end + 4, XXH32_digest(xs));
+	le32_put(end, 0);
+	le32_put(end + 4, XXH32_digest(xs));
 	return out_write(z, end, z->o->content_crc ? 8 : 4);
 }
 
@@ -666,7 +641,7 @@ dec_indep(struct dec *d, struct frame *f, uint64_t off, size_t len, int raw)
 	if (s->has_crc) {
 		if (in_need(z, c, 4) == -1)
 			return -1;
-		s->crc = get32(c);
+		s->crc = le32_get(c);
 	}
 	s->inlen = len;
 	s->raw = raw;
@@ -695,7 +670,7 @@ dec_linked(struct dec *d, struct frame *f, uint64_t off, size_t len, int raw,
 	if (f->flg & FLG_BCRC) {
 		if (in_need(z, c, 4) == -1)
 			return -1;
-		if (XXH32(s->in, len, 0) != get32(c))
+		if (XXH32(s->in, len, 0) != le32_get(c))
 			return fail(z, "corrupt: block checksum mismatch (block"
 			    " at byte %" PRIu64 ")", off);
 	}
@@ -754,7 +729,7 @@ dec_lz4f(struct dec *d, struct frame *f)
 		return fail(z, "frame at byte %" PRIu64 ": needs a dictionary "
 		    "(unsupported)", f->off);
 	if (f->flg & FLG_CSIZE)
-		f->csize = get32(h + 2) | (uint64_t)get32(h + 6) << 32;
+		f->csize = le32_get(h + 2) | (uint64_t)le32_get(h + 6) << 32;
 	f->bmax = block_size((bd >> 4) & 7);
 	d->ccrc = (f->flg & FLG_CCRC) != 0;
 	XXH32_reset(d->xs, 0);
@@ -762,7 +737,7 @@ dec_lz4f(struct dec *d, struct frame *f)
 		off = z->inoff;
 		if (in_need(z, c, 4) == -1)
 			return -1;
-		if ((bh = get32(c)) == 0)
+		if ((bh = le32_get(c)) == 0)
 			break;
 		len = bh & ~RAW_FLAG;
 		if (len > f->bmax)
@@ -779,7 +754,7 @@ dec_lz4f(struct dec *d, struct frame *f)
 	if (f->flg & FLG_CCRC) {
 		if (in_need(z, c, 4) == -1)
 			return -1;
-		if (get32(c) != XXH32_digest(d->xs))
+		if (le32_get(c) != XXH32_digest(d->xs))
 			return fail(z, "corrupt: content checksum mismatch");
 	}
 	if ((f->flg & FLG_CSIZE) && f->csize != f->outsize)
@@ -813,7 +788,7 @@ dec_legacy(struct dec *d, struct frame *f)
 			break;
 		if (r < 4)
 			return fail(z, "truncated at byte %" PRIu64, z->inoff);
-		len = get32(c);
+		len = le32_get(c);
 		if (len > (uint32_t)LZ4_compressBound(LEGACY_BLOCK)) {
 			d->pending = len;
 			d->has_pending = 1;
@@ -872,12 +847,12 @@ dec_magic(struct dec *d, uint32_t *magic, int first)
 		return -1;
 	if (r == 0 && !first)
 		return 0;
-	put32(lz4f, LZ4F_MAGIC);
+	le32_put(lz4f, LZ4F_MAGIC);
 	if (r == 0 || (r < 4 && memcmp(c, lz4f, r) != 0 && first))
 		return fail(z, "not an LZ4 stream");
 	if (r < 4)
 		return fail(z, "truncated at byte %" PRIu64, z->inoff);
-	*magic = get32(c);
+	*magic = le32_get(c);
 	return 1;
 }
 
@@ -903,7 +878,7 @@ dec_run(struct dec *d)
 			f.type = "skippable";
 			rc = in_need(z, c, 4);
 			if (rc == 0)
-				rc = in_skip(z, get32(c));
+				rc = in_skip(z, le32_get(c));
 		} else if (nframe == 0)
 			return fail(z, "not an LZ4 stream");
 		else

@@ -279,9 +279,9 @@ main(int argc, char *argv[])
 		outname = outpath;
 		lz_outfile_open(&of, outpath, force);
 		z.out = of.fd;
-	} else if (mode == COMPRESS && !force && isatty(STDOUT_FILENO))
-		errx(1, "refusing to write compressed data to a terminal "
-		    "(use -f)");
+	} else if (mode == COMPRESS && !force)
+		refuse_terminal(STDOUT_FILENO, "write compressed data there",
+		    "use -c or -f");
 
 	if (mode != LIST &&
 	    (z.prog = progress_new("lz", NULL, c.progress)) == NULL)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "state.h"
 
 int
@@ -24,7 +25,7 @@ fail(struct r2s *st, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= sizeof(st->errbuf))
 		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(st->errbuf + n, sizeof(st->errbuf) - n, fmt, ap);
+	verrf(st->errbuf + n, sizeof(st->errbuf) - n, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -17,6 +17,7 @@
 
 #include <errmsg.h>
 
+#include "util.h"
 #include "sqlexec.h"
 
 struct dispatch {
@@ -42,15 +43,6 @@ struct dispatch {
 	int		 snapshot;	/* a snapshot stream: sx_load() ran it */
 	double		 t0;
 };
-
-static double
-now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* "schema.table", "table" or "" for a statement's target. */
 static const char *default_db = "";
@@ -650,19 +642,6 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 }
 
 static void
-add_bytes(struct buf *b, double v)
-{
-	if (v < 1024)
-		buf_addf(b, "%.0f B", v);
-	else if (v < 1024.0 * 1024)
-		buf_addf(b, "%.1f KiB", v / 1024);
-	else if (v < 1024.0 * 1024 * 1024)
-		buf_addf(b, "%.1f MiB", v / (1024.0 * 1024));
-	else
-		buf_addf(b, "%.2f GiB", v / (1024.0 * 1024 * 1024));
-}
-
-static void
 summary(struct dispatch *d, double secs)
 {
 	struct sx	*x = d->x;
@@ -671,11 +650,11 @@ summary(struct dispatch *d, double secs)
 	buf_addf(&b, "%s: %" PRIu64 " %s, %" PRIu64 " %s affected, ",
 	    getprogname(), x->nstmts, x->nstmts == 1 ? "statement" :
 	    "statements", x->rows, x->rows == 1 ? "row" : "rows");
-	add_bytes(&b, (double)x->bytes);
+	sx_add_bytes(&b, (double)x->bytes);
 	buf_addf(&b, " in %.2f s", secs);
 	if (secs > 0) {
 		buf_adds(&b, " (");
-		add_bytes(&b, x->bytes / secs);
+		sx_add_bytes(&b, x->bytes / secs);
 		buf_addf(&b, "/s, %.0f statements/s)", x->nstmts / secs);
 	}
 	if (x->nskipped > 0)
@@ -779,16 +758,12 @@ report_end(struct sx *x, struct frame_reader *r, int input_err)
 }
 
 /* For load.c, the snapshot-stream path. */
-double
-sx_now(void)
-{
-	return now();
-}
-
 void
 sx_add_bytes(struct buf *b, double v)
 {
-	add_bytes(b, v);
+	char	 s[FMT_BYTES_MAX];
+
+	buf_adds(b, fmt_bytes(s, sizeof(s), v));
 }
 
 void
@@ -805,7 +780,7 @@ sx_run(int fd, const struct sx_opts *given)
 	struct dispatch		 d;
 	struct frame_reader	*r;
 	struct stat		 sb;
-	double			 t0 = now();
+	double			 t0 = mono_now();
 	uint64_t		 end_no, end_hash;
 	int			 rc, input_err = 0, ok, started;
 
@@ -919,7 +894,7 @@ sx_run(int fd, const struct sx_opts *given)
 	/* Input that never was a stream: its one error line says it all. */
 	started = frame_reader_totals(r)->frames > 0;
 	if (!o->dry_run && started && (!o->quiet || !ok))
-		summary(&d, now() - t0);
+		summary(&d, mono_now() - t0);
 	if (!o->dry_run && !ok && !x.no_resume && ((started && (rc != 0 ||
 	    x.err.msg != NULL)) || x.interrupted != 0))
 		sx_print_resume(&x);

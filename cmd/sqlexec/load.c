@@ -24,6 +24,7 @@
 #include "load.h"
 #include "objsql.h"
 #include "quote.h"
+#include "util.h"
 
 struct loader {
 	struct sx	*x;
@@ -824,7 +825,7 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	ok = rc == 0 && x->err.msg == NULL && x->nfailed == 0 &&
 	    x->interrupted == 0;
 	if (!l.o->dry_run) {
-		summary(&l, sx_now() - t0);
+		summary(&l, mono_now() - t0);
 		if (!ok && !x->no_resume)
 			sx_print_resume(x);
 	}

@@ -123,8 +123,8 @@ main(int argc, char *argv[])
 		    "backquotes or dots)", o->checkpoint);
 	if (o->checkpoint != NULL && o->dry_run)
 		errx(2, "--checkpoint and --dry-run: -n connects to nothing");
-	if (isatty(STDIN_FILENO))
-		errx(2, "stdin is a terminal: pipe sqlsplit's output in");
+	refuse_terminal(STDIN_FILENO, "read statements from it",
+	    "pipe sqlsplit's output in");
 
 	if (!o->dry_run) {
 		if (conn_opts_check(&o->conn, &errstr) == -1)

@@ -182,9 +182,7 @@ int	 sx_creates_temporary(const struct rp_stmt *);
 
 /* exec.c */
 int	 sx_run(int fd, const struct sx_opts *);
-/* CLOCK_MONOTONIC in seconds. */
-double	 sx_now(void);
-/* "512 B", "3.1 KiB", "47.0 MiB", "2.30 GiB" to b. */
+/* "512 B", "3.1 KiB", "47.0 MiB", "2.3 GiB" to b (fmt_bytes()). */
 void	 sx_add_bytes(struct buf *, double);
 /*
  * How a run ended, if not well, on stderr: an interrupt, the input's
@@ -196,7 +194,7 @@ void	 sx_report_end(struct sx *, struct frame_reader *r, int input_err);
  * load.c: run a snapshot stream (dbsnap's: objects, tables, rows) whose
  * first frame after the header (payload hdr) is first, to its trailer;
  * report errors, the summary and the resume point; stop the workers.
- * t0: when the run started (sx_now()).  0, or -1 after reporting.
+ * t0: when the run started (mono_now()).  0, or -1 after reporting.
  */
 int	 sx_load(struct sx *, struct frame_reader *, const struct buf *hdr,
 	    const struct frame *first, double t0);

@@ -242,9 +242,9 @@ main(int argc, char *argv[])
 		errx(2, "-0 needs --print");
 	if (o.list)
 		o.print = 1;
-	if (!o.print && !o.force && isatty(STDOUT_FILENO))
-		errx(2, "refusing to write a frame stream to a terminal "
-		    "(use --print, or -f to force)");
+	if (!o.print && !o.force)
+		refuse_terminal(STDOUT_FILENO, "write a frame stream there",
+		    "use --print, or -f to force");
 
 	out.o = &o;
 	out.fp = stdout;

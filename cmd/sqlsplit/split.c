@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util.h"
 #include "state.h"
 
 int
@@ -19,7 +20,7 @@ sfail(struct split *s, const char *fmt, ...)
 
 	if (!s->failed) {
 		va_start(ap, fmt);
-		vsnprintf(s->err, sizeof(s->err), fmt, ap);
+		verrf(s->err, sizeof(s->err), fmt, ap);
 		va_end(ap);
 		s->failed = 1;
 	}

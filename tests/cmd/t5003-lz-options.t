@@ -64,8 +64,8 @@ ok $? "lz -d -o on damaged input: partial output removed"
 # A terminal on stdout: refused for compressed data unless -f or -c.
 if command -v script >/dev/null; then
 	script -qec "lz <text" /dev/null >tty.out 2>&1
-	is "$?" 1 "compressing to a terminal: exit 1"
-	like "$(cat tty.out)" 'refusing to write compressed data to a terminal' \
+	is "$?" 2 "compressing to a terminal: a usage error, exit 2"
+	like "$(cat tty.out)" 'stdout is a terminal: refusing to write compressed data there' \
 	    "compressing to a terminal: reason"
 	script -qec "lz -c <e.lz4 >/dev/null; lz -d <text.lz4 | head -c 0" \
 	    /dev/null >/dev/null 2>&1
