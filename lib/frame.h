@@ -14,6 +14,8 @@
  *           length) so that decoded strings are C strings in place
  *   val     varint (length + 1) then the bytes; varint 0 is SQL NULL
  * Decoders ignore bytes after the fields they know (room for new fields).
+ * The reader and writer are in frame.c, the payload encodings (enc_*,
+ * dec_*) in payload.c.
  *
  * Neither the reader nor the writer closes the fd it was given, prints, or
  * exits.  Errors are sticky and described by *_errstr().  Not thread-safe:

@@ -69,7 +69,7 @@ double	 mono_now(void);
 char	*fmt_bytes(char *out, size_t outsz, double bytes);
 
 /*
- * Little-endian 32-bit integers, as rowpipe(5) and the LZ4 frame
+ * Little-endian 32-bit integers, as rowpipe-stream(5) and the LZ4 frame
  * format store them.
  */
 static inline uint32_t

@@ -1,0 +1,437 @@
+/*
+ * payload: the encodings of the rowpipe-stream(5) frame payloads (varints,
+ * strings, key/value lists, objects, tables, rows, statements, totals);
+ * see frame.h and man/man5/rowpipe-stream.5.  The stream around them (prelude,
+ * frame headers, checksums, trailer) is frame.c's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame.h"
+#include "util.h"
+
+static const char *const stmt_kinds[STK_KIND_MAX] = {
+	[STK_OTHER] = "other",
+	[STK_INSERT] = "insert",
+	[STK_CREATE_TABLE] = "create-table",
+	[STK_CREATE_VIEW] = "create-view",
+	[STK_CREATE_ROUTINE] = "create-routine",
+	[STK_CREATE_TRIGGER] = "create-trigger",
+	[STK_CREATE_EVENT] = "create-event",
+	[STK_CREATE_DATABASE] = "create-database",
+	[STK_ALTER] = "alter",
+	[STK_DROP] = "drop",
+	[STK_SET] = "set",
+	[STK_USE] = "use",
+	[STK_LOCK] = "lock",
+	[STK_UNLOCK] = "unlock",
+	[STK_TRANSACTION] = "transaction",
+	[STK_UPDATE] = "update",
+	[STK_DELETE] = "delete",
+	[STK_LOAD] = "load",
+};
+
+const char *
+rp_stmt_kind_name(int kind)
+{
+	if (kind < 0 || kind >= STK_KIND_MAX)
+		return NULL;
+	return stmt_kinds[kind];
+}
+
+int
+rp_stmt_kind_parse(const char *name)
+{
+	int	 k;
+
+	for (k = 0; k < STK_KIND_MAX; k++)
+		if (strcmp(stmt_kinds[k], name) == 0)
+			return k;
+	return -1;
+}
+
+/* Payload encoders. */
+
+void
+enc_varint(struct buf *b, uint64_t v)
+{
+	uint8_t	 tmp[10];
+	size_t	 n = 0;
+
+	while (v >= 0x80) {
+		tmp[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	tmp[n++] = (uint8_t)v;
+	buf_add(b, tmp, n);
+}
+
+void
+enc_str(struct buf *b, const void *p, size_t len)
+{
+	enc_varint(b, len);
+	if (buf_grow(b, len + 1) == -1)
+		return;
+	buf_put(b, p, len);
+	buf_put(b, "", 1);
+}
+
+void
+enc_cstr(struct buf *b, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	enc_str(b, s, strlen(s));
+}
+
+void
+enc_val_slow(struct buf *b, const void *p, size_t len)
+{
+	if (p == NULL) {
+		buf_addc(b, 0);
+		return;
+	}
+	if (len < 0x7f) {
+		if (buf_grow(b, len + 1) == -1)
+			return;
+		b->p[b->len++] = (char)(len + 1);
+		buf_put(b, p, len);
+		return;
+	}
+	enc_varint(b, (uint64_t)len + 1);
+	buf_add(b, p, len);
+}
+
+void
+enc_kv(struct buf *b, const char *const *keys, const char *const *vals,
+    size_t n)
+{
+	size_t	 i;
+
+	enc_varint(b, n);
+	for (i = 0; i < n; i++) {
+		enc_cstr(b, keys[i]);
+		enc_cstr(b, vals[i]);
+	}
+}
+
+/* Payload decoders. */
+
+uint64_t
+dec_varint(struct dec *d)
+{
+	uint64_t	 v = 0;
+	unsigned	 shift = 0;
+	uint8_t		 c;
+
+	do {
+		if (d->p >= d->end || shift > 63) {
+			d->err = 1;
+			return 0;
+		}
+		c = *d->p++;
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+const char *
+dec_str(struct dec *d, size_t *lenp)
+{
+	uint64_t	 len;
+	const char	*s;
+
+	len = dec_varint(d);
+	if (d->err || len >= (uint64_t)(d->end - d->p) || d->p[len] != '\0') {
+		d->err = 1;
+		if (lenp != NULL)
+			*lenp = 0;
+		return "";
+	}
+	s = (const char *)d->p;
+	d->p += len + 1;
+	if (lenp != NULL)
+		*lenp = (size_t)len;
+	return s;
+}
+
+int
+dec_kv(struct dec *d, struct rp_kv *kv)
+{
+	uint64_t	 n, i;
+	const char	*k, *v;
+	size_t		 vlen;
+
+	kv->n = 0;
+	if (d->p == d->end)
+		return 0;	/* an absent list is an empty one */
+	n = dec_varint(d);
+	for (i = 0; i < n && !d->err; i++) {
+		k = dec_str(d, NULL);
+		v = dec_str(d, &vlen);
+		if (!d->err && kv->n < RP_KV_MAX) {
+			kv->key[kv->n] = k;
+			kv->val[kv->n] = v;
+			kv->vlen[kv->n] = vlen;
+			kv->n++;
+		}
+	}
+	return d->err ? -1 : 0;
+}
+
+const char *
+rp_kv_get(const struct rp_kv *kv, const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < kv->n; i++)
+		if (strcmp(kv->key[i], key) == 0)
+			return kv->val[i];
+	return NULL;
+}
+
+void
+enc_object(struct buf *b, const struct rp_object *o)
+{
+	enc_varint(b, (uint64_t)o->kind);
+	enc_cstr(b, o->schema);
+	enc_cstr(b, o->name);
+	enc_str(b, o->ddl, o->ddl_len);
+	enc_kv(b, o->attrs.key, o->attrs.val, o->attrs.n);
+}
+
+int
+dec_object(const struct frame *f, struct rp_object *o)
+{
+	struct dec	 d;
+
+	dec_init(&d, f->p, f->len);
+	o->kind = (int)dec_varint(&d);
+	o->schema = dec_str(&d, NULL);
+	o->name = dec_str(&d, NULL);
+	o->ddl = dec_str(&d, &o->ddl_len);
+	if (dec_kv(&d, &o->attrs) == -1 || d.err)
+		return -1;
+	return 0;
+}
+
+void
+enc_table(struct buf *b, const struct rp_table *t)
+{
+	const struct rp_column	*c;
+	size_t			 i;
+
+	enc_varint(b, t->id);
+	enc_cstr(b, t->schema);
+	enc_cstr(b, t->name);
+	enc_varint(b, t->ncols);
+	for (i = 0; i < t->ncols; i++) {
+		c = &t->cols[i];
+		enc_cstr(b, c->name);
+		enc_varint(b, c->type);
+		enc_varint(b, c->flags);
+		enc_varint(b, c->charsetnr);
+		enc_varint(b, c->decimals);
+		enc_cstr(b, c->coltype);
+	}
+	enc_kv(b, t->attrs.key, t->attrs.val, t->attrs.n);
+}
+
+static char *
+dup_str(struct dec *d, int *nomem)
+{
+	const char	*s;
+	size_t		 len;
+	char		*p;
+
+	s = dec_str(d, &len);
+	if ((p = malloc(len + 1)) == NULL) {
+		*nomem = 1;
+		return NULL;
+	}
+	memcpy(p, s, len + 1);
+	return p;
+}
+
+struct rp_table *
+dec_table(const struct frame *f)
+{
+	struct rp_table		*t;
+	struct rp_column	*c;
+	struct dec		 d, kd;
+	uint64_t		 n, i;
+	int			 nomem = 0;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	dec_init(&d, f->p, f->len);
+	t->id = dec_varint(&d);
+	t->schema = dup_str(&d, &nomem);
+	t->name = dup_str(&d, &nomem);
+	n = dec_varint(&d);
+	/* Every column takes at least 7 payload bytes: no huge calloc. */
+	if (d.err || nomem || n > (uint64_t)(d.end - d.p) / 7 || t->id == 0)
+		goto fail;
+	if ((t->cols = calloc(n ? n : 1, sizeof(*t->cols))) == NULL)
+		goto fail;
+	t->ncols = (size_t)n;
+	for (i = 0; i < n && !d.err && !nomem; i++) {
+		c = &t->cols[i];
+		c->name = dup_str(&d, &nomem);
+		c->type = (unsigned)dec_varint(&d);
+		c->flags = (unsigned)dec_varint(&d);
+		c->charsetnr = (unsigned)dec_varint(&d);
+		c->decimals = (unsigned)dec_varint(&d);
+		c->coltype = dup_str(&d, &nomem);
+	}
+	if (d.err || nomem)
+		goto fail;
+	if (d.p < d.end) {
+		if ((t->attrs_mem = malloc((size_t)(d.end - d.p))) == NULL)
+			goto fail;
+		memcpy(t->attrs_mem, d.p, (size_t)(d.end - d.p));
+		dec_init(&kd, t->attrs_mem, (size_t)(d.end - d.p));
+		if (dec_kv(&kd, &t->attrs) == -1)
+			goto fail;
+	}
+	return t;
+fail:
+	rp_table_free(t);
+	return NULL;
+}
+
+void
+rp_table_free(struct rp_table *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; t->cols != NULL && i < t->ncols; i++) {
+		free(t->cols[i].name);
+		free(t->cols[i].coltype);
+	}
+	free(t->cols);
+	free(t->schema);
+	free(t->name);
+	free(t->attrs_mem);
+	free(t);
+}
+
+void
+enc_rows_begin(struct buf *b, uint64_t table_id, uint32_t nrows)
+{
+	uint8_t	 n[4];
+
+	enc_varint(b, table_id);
+	le32_put(n, nrows);
+	buf_add(b, n, 4);
+}
+
+void
+enc_rows_patch(struct buf *b, size_t at, uint32_t nrows)
+{
+	if (b->err || at < 4 || at > b->len)
+		return;
+	le32_put((uint8_t *)b->p + at - 4, nrows);
+}
+
+int
+dec_rows_begin(const struct frame *f, struct rp_rows *r)
+{
+	dec_init(&r->d, f->p, f->len);
+	r->table_id = dec_varint(&r->d);
+	if (r->d.err || r->d.end - r->d.p < 4)
+		return -1;
+	r->nrows = r->left = le32_get(r->d.p);
+	r->d.p += 4;
+	return 0;
+}
+
+int
+dec_rows_next(struct rp_rows *r, struct rp_val *vals, size_t ncols)
+{
+	struct dec	*d = &r->d;
+	const uint8_t	*p = d->p, *end = d->end;
+	uint64_t	 v;
+	size_t		 i;
+
+	if (r->left == 0)
+		return 0;
+	for (i = 0; i < ncols; i++) {
+		if (p >= end)
+			return -1;
+		if (*p < 0x80)
+			v = *p++;
+		else {
+			d->p = p;
+			v = dec_varint(d);
+			if (d->err)
+				return -1;
+			p = d->p;
+		}
+		if (v == 0) {
+			vals[i].p = NULL;
+			vals[i].len = 0;
+			continue;
+		}
+		if (v - 1 > (uint64_t)(end - p))
+			return -1;
+		vals[i].p = (const char *)p;
+		vals[i].len = (size_t)(v - 1);
+		p += v - 1;
+	}
+	d->p = p;
+	r->left--;
+	return 1;
+}
+
+void
+enc_table_end(struct buf *b, uint64_t table_id, uint64_t rows)
+{
+	enc_varint(b, table_id);
+	enc_varint(b, rows);
+}
+
+int
+dec_table_end(const struct frame *f, uint64_t *table_id, uint64_t *rows)
+{
+	struct dec	 d;
+
+	dec_init(&d, f->p, f->len);
+	*table_id = dec_varint(&d);
+	*rows = dec_varint(&d);
+	return d.err ? -1 : 0;
+}
+
+void
+enc_stmt(struct buf *b, const struct rp_stmt *s)
+{
+	enc_varint(b, s->no);
+	enc_varint(b, s->line);
+	enc_varint(b, s->offset);
+	enc_varint(b, (uint64_t)s->kind);
+	enc_cstr(b, s->db);
+	enc_cstr(b, s->schema);
+	enc_cstr(b, s->table);
+	enc_str(b, s->text, s->len);
+}
+
+int
+dec_stmt(const struct frame *f, struct rp_stmt *s)
+{
+	struct dec	 d;
+
+	dec_init(&d, f->p, f->len);
+	s->no = dec_varint(&d);
+	s->line = dec_varint(&d);
+	s->offset = dec_varint(&d);
+	s->kind = (int)dec_varint(&d);
+	s->db = dec_str(&d, NULL);
+	s->schema = dec_str(&d, NULL);
+	s->table = dec_str(&d, NULL);
+	s->text = dec_str(&d, &s->len);
+	return d.err ? -1 : 0;
+}
