@@ -103,24 +103,30 @@ comment_end(const char *p, const char *e, int c, int *open)
 	return e;
 }
 
-/* The end of the quoted text at p (its quote q), or e with *open. */
+/*
+ * The end of the quoted text at p (its quote q), or e with *open.  memchr
+ * finds the candidates; each byte is looked at a bounded number of
+ * times, whatever the backslashes (a string of a million of them too).
+ */
 static const char *
 quoted_end(const char *p, const char *e, int q, int esc, int *open)
 {
+	const char	*c = NULL, *b;
+
 	*open = 0;
-	for (p++; p < e; p++) {
-		if (*p == '\\' && esc) {
-			if (++p >= e)
-				break;
+	for (p++; p < e;) {
+		if ((c == NULL || c < p) &&
+		    (c = memchr(p, q, (size_t)(e - p))) == NULL)
+			break;
+		if (esc && (b = memchr(p, '\\', (size_t)(c - p))) != NULL) {
+			p = b + 2;		/* the escaped byte, maybe c */
 			continue;
 		}
-		if (*p == q) {
-			if (p + 1 < e && p[1] == q) {
-				p++;		/* doubled */
-				continue;
-			}
-			return p + 1;
+		if (c + 1 < e && c[1] == q) {
+			p = c + 2;		/* doubled */
+			continue;
 		}
+		return c + 1;
 	}
 	*open = 1;
 	return e;

@@ -401,7 +401,7 @@ line_command(struct split *s, size_t pos, size_t *np)
 		s->stmt_start = p;
 		while (lend > p && sqltok_is_space((unsigned char)b[lend - 1]))
 			lend--;
-		r = emit(s, p, lend, END_GO);
+		r = emit_stmt(s, p, lend, END_GO);
 		*np = next;
 		return r == -1 ? -1 : 1;
 	}
@@ -449,7 +449,7 @@ short_command(struct split *s, size_t pos, size_t *np)
 	case 'g': case 'G':
 		*np = pos + 2;
 		if (s->started)
-			return emit(s, s->stmt_start, pos, END_GO) == -1 ?
+			return emit_stmt(s, s->stmt_start, pos, END_GO) == -1 ?
 			    -1 : 0;
 		return 0;
 	case 'c':
@@ -458,7 +458,7 @@ short_command(struct split *s, size_t pos, size_t *np)
 		*np = pos + 2;
 		return 0;
 	case 'q':
-		if (s->started && emit(s, s->stmt_start, pos, END_EOF) == -1)
+		if (s->started && emit_stmt(s, s->stmt_start, pos, END_EOF) == -1)
 			return -1;
 		s->stopped = 1;
 		*np = pos + 2;

@@ -242,7 +242,7 @@ scan(struct split *s)
 				/* the statement may change the delimiter */
 				np = pos + s->dlen;
 				if (s->started &&
-				    emit(s, s->stmt_start, pos, END_DELIM) == -1)
+				    emit_stmt(s, s->stmt_start, pos, END_DELIM) == -1)
 					return -1;
 				pos = np;
 				continue;

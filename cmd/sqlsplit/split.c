@@ -297,7 +297,7 @@ split_finish(struct split *s)
 		while (end > s->stmt_start &&
 		    sqltok_is_space((unsigned char)s->buf[end - 1]))
 			end--;
-		if (emit(s, s->stmt_start, end, END_EOF) == -1)
+		if (emit_stmt(s, s->stmt_start, end, END_EOF) == -1)
 			return -1;
 	}
 	s->pos = s->len;

@@ -150,7 +150,7 @@ int	 line_command(struct split *, size_t pos, size_t *np);
 int	 short_command(struct split *, size_t pos, size_t *np);
 
 /* statement.c */
-int	 emit(struct split *, size_t start, size_t end, int how);
+int	 emit_stmt(struct split *, size_t start, size_t end, int how);
 
 /* classify.c */
 int	 classify(struct split *, const char *, size_t);

@@ -70,7 +70,7 @@ join_delimiter_line(struct split *s, char *text, size_t len)
  * run (find_command(buffer) in add_line()); anything else is handed out.
  */
 int
-emit(struct split *s, size_t start, size_t end, int how)
+emit_stmt(struct split *s, size_t start, size_t end, int how)
 {
 	struct split_stmt st;
 	uint64_t	 off = s->base + start;

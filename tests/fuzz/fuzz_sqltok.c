@@ -29,6 +29,27 @@ gap_ok(const char *p, size_t n, int mode)
 	return 1;
 }
 
+/* Where a quoted token at p ends, byte by byte: the reference. */
+static const char *
+quoted_ref(const char *p, const char *e, int q, int esc)
+{
+	for (p++; p < e; p++) {
+		if (*p == '\\' && esc) {
+			if (++p >= e)
+				break;
+			continue;
+		}
+		if (*p == q) {
+			if (p + 1 < e && p[1] == q) {
+				p++;
+				continue;
+			}
+			return p + 1;
+		}
+	}
+	return e;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -63,6 +84,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !gap_ok(prev, (size_t)(t.p - prev), mode))
 			abort();
 		(void)sqltok_ident(&t, name, sizeof(name));
+		/* a quoted token ends where the byte-by-byte rule says */
+		if ((t.kind == SQLTOK_STRING || t.kind == SQLTOK_IDENT) &&
+		    (*t.p == '\'' || *t.p == '"' || *t.p == '`') &&
+		    quoted_ref(t.p, text + n, *t.p, sqltok_escapes(mode,
+		    *t.p)) != t.p + t.len)
+			abort();
 		prev = t.p + t.len;
 	}
 	if (t.p != text + n || t.len != 0)
