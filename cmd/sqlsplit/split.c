@@ -161,7 +161,7 @@ split_offset(const struct split *s)
 int
 split_trailer_ok(const struct split *s)
 {
-	return s->tr_ok;
+	return s->mark.tr_ok;
 }
 
 /*

@@ -40,6 +40,30 @@ struct uvar {
 	int		 mode;
 };
 
+/*
+ * The stop sets of the scanner's states: the bytes that may change the
+ * state (sqltok_skip()), rebuilt when the delimiter changes.
+ */
+struct stops {
+	struct sqltok_stops norm, norm_ssc;	/* statement text */
+	struct sqltok_stops mlc, lc;		/* comments */
+	struct sqltok_stops sq, sq_raw, dq, dq_raw, bq;	/* quoted */
+};
+
+/* The lines that say whether the input is whole (trailer.c). */
+struct marks {
+	/* the last rows2sql trailer line seen */
+	int		 tr_seen;	/* 1 parsed, -1 malformed */
+	struct sqltrailer tr;
+	uint64_t	 tr_off, tr_end, tr_hash, tr_stmts;
+	int		 tr_ok;
+	/* rows2sql's first line seen: its trailer line is then required */
+	int		 r2s_hdr;
+	/* mysqldump/mariadb-dump: header seen, end of "-- Dump completed" */
+	int		 dump_hdr;
+	uint64_t	 dump_done_end;
+};
+
 struct split {
 	struct split_opts opts;
 	split_cb	 cb;
@@ -77,9 +101,7 @@ struct split {
 	struct uvar	 uvars[UVAR_MAX];
 	size_t		 nuvars;
 
-	/* tables: nonzero for bytes that may change the state */
-	struct sqltok_stops t_norm, t_norm_ssc, t_mlc, t_lc;
-	struct sqltok_stops t_sq, t_sq_raw, t_dq, t_dq_raw, t_bq;
+	struct stops	 stops;		/* scan.c's, for the delimiter */
 
 	struct cut	*cuts;
 	size_t		 ncuts, cutcap;
@@ -90,16 +112,7 @@ struct split {
 	XXH3_state_t	*xx;
 	uint64_t	 hash_off;
 
-	/* the last rows2sql trailer line seen */
-	int		 tr_seen;	/* 1 parsed, -1 malformed */
-	struct sqltrailer tr;
-	uint64_t	 tr_off, tr_end, tr_hash, tr_stmts;
-	int		 tr_ok;
-	/* rows2sql's first line seen: its trailer line is then required */
-	int		 r2s_hdr;
-	/* mysqldump/mariadb-dump: header seen, end of "-- Dump completed" */
-	int		 dump_hdr;
-	uint64_t	 dump_done_end;
+	struct marks	 mark;		/* trailer.c's */
 
 	uint64_t	 nstmt;
 	struct buf	 db, schema, table, syn;
