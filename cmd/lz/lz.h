@@ -1,7 +1,8 @@
 /*
  * lz core: LZ4 frame format compression and decompression over stdio input
  * and a file descriptor output, with a pool of worker threads.  No main()
- * here: lz.c is built into liblz.a, which lz and its fuzzer link.
+ * here: the core (lz.c, pool.c, compress.c, decompress.c; core.h) is
+ * built into liblz.a, which lz and its fuzzer link.
  *
  * Follows lz4's doc/lz4_Frame_format.md (frame format 1.6.x): the block
  * work is done by liblz4's block API (LZ4_compress_fast_extState,
