@@ -1,6 +1,7 @@
 /*
- * frame: the rowpipe-stream(5) frame stream reader and writer; see frame.h and
- * man/man5/rowpipe-stream.5.  The payloads' encodings are in payload.c.
+ * frame: the rowpipe-stream(5) frame stream reader and writer; see
+ * frame.h and man/man5/rowpipe-stream.5.  The payloads' encodings are in
+ * payload.c.
  *
  * Checksums: the prelude and every frame header carry XXH32 of their first
  * 12 bytes (a frame's seeded with its sequence number, so a dropped,

@@ -1,8 +1,8 @@
 /*
- * payload: the encodings of the rowpipe-stream(5) frame payloads (varints,
- * strings, key/value lists, objects, tables, rows, statements, totals);
- * see frame.h and man/man5/rowpipe-stream.5.  The stream around them (prelude,
- * frame headers, checksums, trailer) is frame.c's.
+ * payload: the encodings of the rowpipe-stream(5) frame payloads
+ * (varints, strings, key/value lists, objects, tables, rows, statements);
+ * see frame.h and man/man5/rowpipe-stream.5.  The stream around them
+ * (prelude, frame headers, checksums, trailer) is frame.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
