@@ -133,7 +133,7 @@ emit_text(struct objsql *x, int role, const char *text)
  */
 static const char *const session_before_tz[] = {
 	"/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, "
-	    "SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */",
+	    "SQL_MODE='NO_AUTO_VALUE_ON_ZERO,ALLOW_INVALID_DATES' */",
 	"/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */",
 	"/*!40101 SET @OLD_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS */",
 	"/*!40101 SET @OLD_COLLATION_CONNECTION=@@COLLATION_CONNECTION */",

@@ -85,7 +85,9 @@ int		 objsql_object(struct objsql *, const struct rp_object *ob,
 		    objsql_cb cb, void *arg);
 /*
  * The session a dump sets before its objects and rows, as mysqldump's
- * header does: sql_mode NO_AUTO_VALUE_ON_ZERO, SET NAMES utf8mb4, the
+ * header does: sql_mode NO_AUTO_VALUE_ON_ZERO (and ALLOW_INVALID_DATES,
+ * so that a date stored under it, 2021-02-31, loads as it was), SET NAMES
+ * utf8mb4, the
  * time zone tz (the stream header's time_zone, the zone TIMESTAMP values
  * were read in; NULL or "": +00:00), unique and foreign key checks off,
  * SQL notes off, and MariaDB's CHECK constraint checks and statement

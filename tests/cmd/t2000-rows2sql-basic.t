@@ -51,7 +51,7 @@ like "$(sed -n '/^DELIMITER \$\$/,/^DELIMITER ;/p' out.sql | head -1)" '^DELIMIT
 like "$(cat out.sql)" "sql_mode='ANSI_QUOTES,NO_BACKSLASH_ESCAPES'" "routine sql_mode set around its CREATE"
 like "$(cat out.sql)" "ALTER DATABASE \`d1\` COLLATE utf8mb4_unicode_ci" "routine's database collation set around it"
 like "$(cat out.sql)" "DEFINER=\`u\`\`x\`@\`%\` PROCEDURE" "definer kept by default"
-like "$(head -20 out.sql)" "SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO'" "header sets sql_mode"
+like "$(head -20 out.sql)" "SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO,ALLOW_INVALID_DATES'" "header sets sql_mode"
 like "$(tail -5 out.sql)" "SET SQL_NOTES=@OLD_SQL_NOTES" "footer restores the session"
 
 rows2sql --skip-definer --skip-drop --no-create-db s.rp >nd.sql; is $? 0 "--skip-definer --skip-drop --no-create-db"
