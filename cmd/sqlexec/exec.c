@@ -41,6 +41,7 @@ struct dispatch {
 	int		 autocommit_off; /* the input said SET autocommit=0 */
 	struct buf	 header;	/* the header frame's payload */
 	int		 snapshot;	/* a snapshot stream: sx_load() ran it */
+	int		 use_warned;	/* a USE overrode the database argument */
 	double		 t0;
 };
 
@@ -577,6 +578,7 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	d->consumed = s->no;
 	if (a == ACT_SESSION)
 		warn_per_connection(d, s);
+	sx_check_use(d->x, s, &d->use_warned);
 	if (a != ACT_SKIP && (s->no > d->o->skip_to || a == ACT_SESSION) &&
 	    !d->o->dry_run && d->x->max_packet > 0 &&
 	    s->len + 1 >= d->x->max_packet)

@@ -180,6 +180,12 @@ int	 sx_is_xa(const struct rp_stmt *);
 /* CREATE [OR REPLACE] TEMPORARY TABLE: 1, else 0. */
 int	 sx_creates_temporary(const struct rp_stmt *);
 
+/*
+ * usedb.c: warn (once: *warned) when a USE in the input names another
+ * database than the database argument.
+ */
+void	 sx_check_use(struct sx *, const struct rp_stmt *, int *warned);
+
 /* exec.c */
 int	 sx_run(int fd, const struct sx_opts *);
 /* "512 B", "3.1 KiB", "47.0 MiB", "2.3 GiB" to b (fmt_bytes()). */
