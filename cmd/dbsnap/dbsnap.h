@@ -140,6 +140,7 @@ struct snap_opts {
 	int		 force;
 	int		 progress;	/* 1, or -1: when stderr is a terminal */
 	int		 verbose;	/* -v: say each step on stderr */
+	unsigned	 lock_wait_timeout; /* seconds, for the global read lock */
 	unsigned	 jobs;
 	unsigned long long chunk_rows;
 };
@@ -216,6 +217,14 @@ void	 report_left_out(struct snap *);
 
 /* chunks.c */
 void	 plan_chunks(struct snap *);
+
+/*
+ * lockwait.c: FLUSH TABLES WITH READ LOCK on conns[0], saying what it
+ * waits for after a second and giving up after --lock-wait-timeout
+ * (conns[1] must be open).  Returns the statement that releases it; ends
+ * dbsnap on failure.
+ */
+const char *take_read_lock(struct snap *);
 
 /* session.c */
 MYSQL	*session_open(struct snap *);

@@ -90,6 +90,8 @@ static const struct opt options[] = {
 	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256,
 	    "read rows over N connections at once"),
 	OPT_FLAG(0, "list", F(list), 1, "print the tables that would be dumped"),
+	OPT_NUM(0, "lock-wait-timeout", "SECONDS", F(lock_wait_timeout), 1,
+	    31536000, "give up waiting for the global read lock after SECONDS"),
 	OPT_FLAG('t', "no-create", F(no_create), 1,
 	    "no CREATE DATABASE, TABLE or views: rows only"),
 	OPT_FLAG(0, "no-create-info", F(no_create), 1, NULL),
@@ -119,7 +121,7 @@ static const struct opt_prog prog = {
 	.usage = "usage: dbsnap " CONN_USAGE "\n"
 	    "\t[-CdEfqRtv] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
 	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
-	    "\t[--progress] [--list] db [table ...]\n"
+	    "\t[--lock-wait-timeout seconds] [--progress] [--list] db [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"
 	    "       dbsnap [options] -A\n",
 	.about = "A consistent snapshot of databases as a rowpipe-stream(5) stream "
@@ -235,6 +237,7 @@ main(int argc, char *argv[])
 	o->triggers = 1;
 	o->jobs = 1;
 	o->chunk_rows = 100000;
+	o->lock_wait_timeout = 60;
 	o->progress = -1;
 	parse_args(o, argc, argv);
 	if (!o->list && !o->force)

@@ -167,33 +167,6 @@ record_position(struct snap *s, int locked)
 static const char start_snapshot[] =
     "START TRANSACTION WITH CONSISTENT SNAPSHOT";
 
-/*
- * Lock on conns[0] so that no transaction commits while every worker
- * starts its snapshot.  FLUSH TABLES WITH READ LOCK: MariaDB's BACKUP
- * STAGE BLOCK_COMMIT let commits through between the workers' snapshots
- * in t1050 (10.11), so it is not used.  Returns the statement that
- * releases the lock.
- */
-static const char *
-take_lock(struct snap *s)
-{
-	MYSQL		*m = s->conns[0];
-	char		 e[512];
-	unsigned	 no;
-
-	if (mysql_query(m, "FLUSH TABLES WITH READ LOCK") == 0)
-		return "UNLOCK TABLES";
-	no = mysql_errno(m);
-	conn_strerror(m, e, sizeof(e));
-	if (no == ER_SPECIFIC_ACCESS_DENIED_ERROR || no == ER_ACCESS_DENIED_ERROR ||
-	    no == ER_DBACCESS_DENIED_ERROR || no == ER_TABLEACCESS_DENIED_ERROR)
-		die(s, "cannot lock for a consistent parallel snapshot "
-		    "(needs the RELOAD privilege): %s; use -j 1 for a "
-		    "consistent snapshot without it, or --no-lock to give up "
-		    "consistency", e);
-	die(s, "lock for a consistent snapshot: %s", e);
-}
-
 void
 session_snapshot(struct snap *s)
 {
@@ -201,7 +174,7 @@ session_snapshot(struct snap *s)
 	unsigned	 i;
 
 	if (s->o->jobs > 1 && !s->o->no_lock)
-		unlock = take_lock(s);
+		unlock = take_read_lock(s);
 	for (i = 0; i < s->o->jobs; i++)
 		sql_exec(s->conns[i], "start snapshot", start_snapshot,
 		    sizeof(start_snapshot) - 1);

@@ -13,15 +13,6 @@ U=t0101user
 PW=Secret0101pw
 sql -e "DROP USER IF EXISTS '$U'@'localhost'; CREATE USER '$U'@'localhost' IDENTIFIED BY '$PW'"
 
-# wait_for CMD...: until CMD succeeds, at most 30 s.
-wait_for() {
-	n=0
-	until "$@"; do
-		n=$((n + 1)); [ $n -ge 300 ] && return 1
-		sleep 0.1
-	done
-}
-
 # No terminal (a new session has no controlling terminal): exit 1, clear.
 setsid -w conntest --no-defaults -u$U -p -S "$RP_SOCK" -e "SELECT 1" \
     </dev/null >out 2>err
