@@ -1,6 +1,6 @@
 # rowpipe: one non-recursive GNU Makefile.
 #
-#   make            build bin/dbsnap bin/rows2sql bin/sqlsplit bin/sqlexec bin/lz
+#   make            build bin/dbsnap bin/rows2sql bin/sqlsplit bin/sqlexec bin/lz ...
 #   make check      every test (unit, command, server, short fuzz runs)
 #   make asan       the same tests on an ASan+UBSan build
 #   make deps       install the Debian packages that are missing (as root)
@@ -13,7 +13,7 @@ DESTDIR	?=
 O	?= build
 B	?= bin
 CC	?= cc
-PKGS	 = libbsd-overlay libmariadb liblz4 libxxhash
+PKGS	 = libbsd-overlay libmariadb liblz4 libxxhash jansson nettle
 FUZZ_SECONDS ?= 60
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -21,6 +21,8 @@ BSD_LIBS   := $(shell pkg-config --libs libbsd-overlay 2>/dev/null)
 MYSQL_LIBS := $(shell pkg-config --libs libmariadb 2>/dev/null)
 LZ4_LIBS   := $(shell pkg-config --libs liblz4 2>/dev/null)
 XXH_LIBS   := $(shell pkg-config --libs libxxhash 2>/dev/null)
+JSON_LIBS  := $(shell pkg-config --libs jansson 2>/dev/null)
+NETTLE_LIBS := $(shell pkg-config --libs nettle 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 OPT	?= -O2 -g
@@ -30,7 +32,7 @@ override CFLAGS += -std=c11 $(OPT) $(SAN) $(WARN) -D_GNU_SOURCE -pthread \
 	-Ilib $(PKG_CFLAGS) -MMD -MP
 override LDFLAGS += $(SAN) -pthread
 
-PROGS	 = dbsnap rows2sql sqlsplit sqlexec lz
+PROGS	 = dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows
 BINS	 = $(addprefix $(B)/,$(PROGS))
 LIB	 = $(O)/librowpipe.a
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(wildcard lib/*.c))
@@ -63,7 +65,7 @@ $(call arch,$(1)): $(call aobjs,$(1))
 endef
 $(foreach p,$(PROGS),$(eval $(call archive_rule,$(p))))
 
-# Five explicit link lines: each program links only what it uses.
+# Explicit link lines: each program links only what it uses.
 $(B)/dbsnap: $(O)/cmd/dbsnap/main.o $(call arch,dbsnap) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(MYSQL_LIBS) $(XXH_LIBS) $(BSD_LIBS)
@@ -79,6 +81,12 @@ $(B)/sqlexec: $(O)/cmd/sqlexec/main.o $(call arch,sqlexec) $(LIB)
 $(B)/lz: $(O)/cmd/lz/main.o $(call arch,lz) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/rows2json: $(O)/cmd/rows2json/main.o $(call arch,rows2json) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(NETTLE_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/json2rows: $(O)/cmd/json2rows/main.o $(call arch,json2rows) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(JSON_LIBS) $(NETTLE_LIBS) $(XXH_LIBS) $(BSD_LIBS)
 
 # Unit tests: cmocka with TAP output, one binary per tests/unit/*.c; a
 # test of a program's code links that program's archive too.

@@ -272,6 +272,21 @@ frame_sniff_magic(const void *vp, size_t n)
 	return NULL;
 }
 
+int
+frame_verrf(char *buf, size_t size, const struct frame *f, const char *fmt,
+    va_list ap)
+{
+	int	 n = 0;
+
+	if (f != NULL)
+		n = snprintf(buf, size, "frame %" PRIu64 " at offset %" PRIu64
+		    ": ", f->seq, f->offset);
+	if (n < 0 || (size_t)n >= size)
+		n = 0;
+	vsnprintf(buf + n, size - n, fmt, ap);
+	return -1;
+}
+
 /* What input that is not a rowpipe stream looks like, for the error. */
 static const char *
 sniff(const uint8_t *p, size_t n)
@@ -560,6 +575,17 @@ frame_writer_flush(struct frame_writer *w)
 	else
 		buf_reset(&w->out);
 	return 0;
+}
+
+void
+frame_cancel(struct frame_writer *w)
+{
+	if (!w->open)
+		return;
+	w->open = 0;
+	w->out.len = w->hdr_at;
+	if (w->out.p != NULL)
+		w->out.p[w->out.len] = '\0';
 }
 
 int

@@ -24,6 +24,7 @@
 #ifndef ROWPIPE_FRAME_H
 #define ROWPIPE_FRAME_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,11 @@ enum rp_object_kind {
 	OBJ_EVENT = 7,
 	OBJ_SEQUENCE = 8
 };
+
+/* "database", "table", ... as rowpipe(5) names them; NULL if unknown. */
+const char	*rp_object_kind_name(int kind);
+/* The kind for a name, or -1. */
+int		 rp_object_kind_parse(const char *name);
 
 /* Column flags (FT_TABLE). */
 #define COL_NOT_NULL	0x0001
@@ -158,6 +164,14 @@ const char		*frame_sniff_magic(const void *, size_t n);
  */
 enum frame_status	 frame_read(struct frame_reader *, struct frame *);
 const char		*frame_reader_errstr(const struct frame_reader *);
+/*
+ * Format an error about frame f (NULL: none) into buf: "frame N at
+ * offset O: " and then fmt.  For programs that keep one error line in
+ * their state.  Returns -1, so that `return frame_verrf(...)` fails.
+ */
+int		 frame_verrf(char *buf, size_t size, const struct frame *f,
+		    const char *fmt, va_list ap)
+		    __attribute__((format(printf, 4, 0)));
 /* Totals so far; after FRAME_DONE, those the trailer confirmed. */
 const struct frame_totals *frame_reader_totals(const struct frame_reader *);
 /* Bytes consumed from the fd so far. */
@@ -186,6 +200,8 @@ void			 frame_writer_free(struct frame_writer *);
  */
 struct buf	*frame_begin(struct frame_writer *);
 int		 frame_end(struct frame_writer *, int type, unsigned flags);
+/* Drop the frame frame_begin() began: none of it is written.  No-op if none. */
+void		 frame_cancel(struct frame_writer *);
 /* frame_begin, append len bytes of payload, frame_end. */
 int		 frame_write(struct frame_writer *, int type, unsigned flags,
 		    const void *payload, size_t len);

@@ -51,6 +51,37 @@ rp_stmt_kind_parse(const char *name)
 	return -1;
 }
 
+static const char *const object_kinds[] = {
+	[OBJ_DATABASE] = "database",
+	[OBJ_TABLE] = "table",
+	[OBJ_VIEW] = "view",
+	[OBJ_PROCEDURE] = "procedure",
+	[OBJ_FUNCTION] = "function",
+	[OBJ_TRIGGER] = "trigger",
+	[OBJ_EVENT] = "event",
+	[OBJ_SEQUENCE] = "sequence",
+};
+#define NOBJECT_KINDS	(int)(sizeof(object_kinds) / sizeof(object_kinds[0]))
+
+const char *
+rp_object_kind_name(int kind)
+{
+	if (kind < 0 || kind >= NOBJECT_KINDS)
+		return NULL;
+	return object_kinds[kind];
+}
+
+int
+rp_object_kind_parse(const char *name)
+{
+	int	 k;
+
+	for (k = 1; k < NOBJECT_KINDS; k++)
+		if (object_kinds[k] != NULL && strcmp(object_kinds[k], name) == 0)
+			return k;
+	return -1;
+}
+
 /* Payload encoders. */
 
 void

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 [ -c /dev/full ] || skip_all "no /dev/full"
 
-for p in dbsnap rows2sql sqlsplit sqlexec lz; do
+for p in dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows; do
 	out=$($p --version </dev/null 2>err)
 	is "$?" 0 "$p --version: exit 0"
 	like "$out" "^$p [0-9]+\.[0-9]+\.[0-9]+" "$p --version: version line"
