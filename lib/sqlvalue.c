@@ -20,6 +20,7 @@
 
 #include "frame.h"
 #include "sqlvalue.h"
+#include "utf8.h"
 
 static const struct {
 	unsigned short	 id;
@@ -137,31 +138,6 @@ special16(__m128i v, int hi)
 	return m;
 }
 #endif
-
-/*
- * Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs,
- * surrogates or code points above U+10FFFF), or 0.
- */
-static inline size_t
-utf8_len(const unsigned char *s, const unsigned char *e)
-{
-	unsigned	 c = *s;
-
-	if (c < 0xC2)
-		return 0;
-	if (c < 0xE0)
-		return e - s >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c < 0xF0)
-		return e - s >= 3 && (s[1] & 0xC0) == 0x80 &&
-		    (s[2] & 0xC0) == 0x80 && (c != 0xE0 || s[1] >= 0xA0) &&
-		    (c != 0xED || s[1] < 0xA0) ? 3 : 0;
-	if (c < 0xF5)
-		return e - s >= 4 && (s[1] & 0xC0) == 0x80 &&
-		    (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80 &&
-		    (c != 0xF0 || s[1] >= 0x90) &&
-		    (c != 0xF4 || s[1] < 0x90) ? 4 : 0;
-	return 0;
-}
 
 /*
  * The escaped body of a string literal.  If utf8, bytes >= 0x80 must form
