@@ -191,3 +191,5 @@ load_alltypes() {
 	    "SET time_zone='+00:00';"; cat "$RP_TOP/tests/data/alltypes.sql"; } |
 	    sql "$1"
 }
+# load_shop DB: tests/data/shop.sql (rows the server generates) into a fresh DB.
+load_shop() { fresh_db "$1" && sql "$1" <"$RP_TOP/tests/data/shop.sql"; }

@@ -4,64 +4,47 @@
  */
 #include <err.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "opt.h"
 #include "util.h"
 #include "version.h"
 #include "json2rows.h"
 
-static __dead void
-usage_to(FILE *fp, int status)
-{
-	fprintf(fp, "usage: %s [-f] [--progress | --no-progress] [file]\n",
-	    getprogname());
-	stdout_exit(status);
-}
+#define F(m)	OPT_FIELD(struct j2r_opts, m)
+static const struct opt options[] = {
+	OPT_FLAG('f', "force", F(force), 1, "write frames even to a terminal"),
+	OPT_FLAG(0, "progress", F(progress), 1,
+	    "progress on stderr (default: if it is a terminal)"),
+	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_TABLE_END
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "force",	no_argument,	NULL, 'f' },
-		{ "help",	no_argument,	NULL, 'h' },
-		{ "no-progress", no_argument,	NULL, 'Q' },
-		{ "progress",	no_argument,	NULL, 'G' },
-		{ "version",	no_argument,	NULL, 'V' },
-		{ NULL,		0,		NULL, 0 }
+	static struct j2r_opts o = { .progress = -1 };
+	static const struct opt_prog prog = {
+		.name = "json2rows",
+		.usage = "usage: json2rows [-f] [--progress | --no-progress] "
+		    "[file]\n",
+		.about = "Read rows2json's JSON Lines back into a rowpipe(5) "
+		    "stream.",
+		.version = "json2rows " ROWPIPE_VERSION,
+		.sets = { { options, &o, NULL } },
 	};
-	struct j2r_opts	 o = { .progress = -1 };
 	const char	*msg;
-	int		 ch, fd = STDIN_FILENO, force = 0;
+	int		 i, fd = STDIN_FILENO;
 
-	while ((ch = getopt_long(argc, argv, "fV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-			force = 1;
-			break;
-		case 'G':
-			o.progress = 1;
-			break;
-		case 'Q':
-			o.progress = 0;
-			break;
-		case 'V':
-			printf("json2rows %s\n", ROWPIPE_VERSION);
-			stdout_exit(0);
-		case 'h':
-			usage_to(stdout, 0);
-		default:
-			usage_to(stderr, 2);
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	i = opt_parse(&prog, argc, argv);
+	argc -= i;
+	argv += i;
 	if (argc > 1)
-		usage_to(stderr, 2);
-	if (!force && isatty(STDOUT_FILENO))
+		opt_usage(&prog);
+	if (!o.force && isatty(STDOUT_FILENO))
 		errx(2, "refusing to write a frame stream to a terminal "
 		    "(use -f to force)");
 

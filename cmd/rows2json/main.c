@@ -4,59 +4,45 @@
  */
 #include <err.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "opt.h"
 #include "util.h"
 #include "version.h"
 #include "rows2json.h"
 
-static __dead void
-usage_to(FILE *fp, int status)
-{
-	fprintf(fp, "usage: %s [--progress | --no-progress] [file]\n",
-	    getprogname());
-	stdout_exit(status);
-}
+#define F(m)	OPT_FIELD(struct r2j_opts, m)
+static const struct opt options[] = {
+	OPT_FLAG(0, "progress", F(progress), 1,
+	    "progress on stderr (default: if it is a terminal)"),
+	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_TABLE_END
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "help",	no_argument,	NULL, 'h' },
-		{ "no-progress", no_argument,	NULL, 'Q' },
-		{ "progress",	no_argument,	NULL, 'G' },
-		{ "version",	no_argument,	NULL, 'V' },
-		{ NULL,		0,		NULL, 0 }
+	static struct r2j_opts o = { .progress = -1 };
+	static const struct opt_prog prog = {
+		.name = "rows2json",
+		.usage = "usage: rows2json [--progress | --no-progress] "
+		    "[file]\n",
+		.about = "Write a rowpipe(5) stream as JSON Lines, for jq and "
+		    "awk.",
+		.version = "rows2json " ROWPIPE_VERSION,
+		.sets = { { options, &o, NULL } },
 	};
-	struct r2j_opts	 o = { .progress = -1 };
 	const char	*msg;
-	int		 ch, fd = STDIN_FILENO;
+	int		 i, fd = STDIN_FILENO;
 
-	while ((ch = getopt_long(argc, argv, "V", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'G':
-			o.progress = 1;
-			break;
-		case 'Q':
-			o.progress = 0;
-			break;
-		case 'V':
-			printf("rows2json %s\n", ROWPIPE_VERSION);
-			stdout_exit(0);
-		case 'h':
-			usage_to(stdout, 0);
-		default:
-			usage_to(stderr, 2);
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	i = opt_parse(&prog, argc, argv);
+	argc -= i;
+	argv += i;
 	if (argc > 1)
-		usage_to(stderr, 2);
+		opt_usage(&prog);
 
 	if (argc == 1 && strcmp(argv[0], "-") != 0 &&
 	    (fd = open(argv[0], O_RDONLY)) == -1)

@@ -9,29 +9,7 @@ need_server
 set -o pipefail
 A=$(CONN)
 
-# A shop generated here: keys, a unique email, utf8mb4 and latin1 text,
-# blobs with every byte, decimals, doubles, NULLs, a view and a trigger.
-make_shop() {
-	fresh_db "$1" && sql "$1" <<'X'
-CREATE TABLE customer (id INT PRIMARY KEY, email VARCHAR(80) NOT NULL,
-  name VARCHAR(40) CHARACTER SET utf8mb4, city VARCHAR(30) CHARACTER SET latin1,
-  UNIQUE KEY uk_email (email));
-INSERT INTO customer SELECT seq, CONCAT('user', seq, '@example.com'),
-  CONCAT('Zoë ', seq, IF(seq % 7 = 0, ' 🚀', '')), IF(seq % 3 = 0, NULL,
-  CONVERT(CONCAT('Malmö ', seq) USING latin1)) FROM seq_1_to_500;
-CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL,
-  total DECIMAL(12,2), ratio DOUBLE, note BLOB, KEY (customer_id));
-INSERT INTO orders SELECT seq, 1 + seq % 500, seq * 1.25, 1 / seq,
-  IF(seq % 5 = 0, NULL, UNHEX(REPEAT(LPAD(HEX(seq % 256), 2, '0'), seq % 40)))
-  FROM seq_1_to_2000;
-CREATE TABLE bytes (b TINYINT UNSIGNED PRIMARY KEY, v VARBINARY(4));
-INSERT INTO bytes SELECT seq, CHAR(seq) FROM seq_0_to_255;
-CREATE VIEW big AS SELECT * FROM orders WHERE total > 1000;
-CREATE TRIGGER ins_order BEFORE INSERT ON orders FOR EACH ROW SET NEW.total = NEW.total;
-X
-}
-
-make_shop t7010_shop || exit 1
+load_shop t7010_shop || exit 1
 load_alltypes t7010_at || exit 1
 have_sakila=0
 if [ -r "$RP_SHARED/data/sakila/sakila-schema.sql" ]; then
