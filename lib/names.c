@@ -3,6 +3,7 @@
  * --rename-db, and the rewriting of names in DDL; see names.h.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -60,13 +61,16 @@ names_add_rename(struct names *n, const char *arg, int dotted,
 		n->db_renames = v;
 	r = &v[*cnt];
 	r->new = eq + 1;
-	if (dotted)
+	r->new_db = NULL;
+	if (dotted) {
 		split_dotted(s, &r->old_db, &r->old);
-	else {
+		split_dotted(eq + 1, &r->new_db, &r->new);
+	} else {
 		r->old_db = NULL;
 		r->old = s;
 	}
-	if (*r->old == '\0' || (r->old_db != NULL && *r->old_db == '\0')) {
+	if (*r->old == '\0' || (r->old_db != NULL && *r->old_db == '\0') ||
+	    *r->new == '\0' || (r->new_db != NULL && *r->new_db == '\0')) {
 		free(s);
 		*errstr = "empty name";
 		errno = EINVAL;
@@ -81,9 +85,11 @@ nomem:
 }
 
 int
-names_add_tables(struct names *n, const char *arg, const char **errstr)
+names_add_filter(struct names *n, const char *arg, int exclude,
+    const char **errstr)
 {
-	struct names_table *v, *t;
+	struct names_table *v, *t, **vp = exclude ? &n->excludes : &n->tables;
+	size_t		*cnt = exclude ? &n->nexcludes : &n->ntables;
 	char		*s, *rest, *w;
 
 	if ((s = strdup(arg)) == NULL)
@@ -94,13 +100,13 @@ names_add_tables(struct names *n, const char *arg, const char **errstr)
 			continue;
 		if ((w = strdup(w)) == NULL)
 			goto nomem;
-		if ((v = reallocarray(n->tables, n->ntables + 1,
-		    sizeof(*v))) == NULL) {
+		if ((v = reallocarray(*vp, *cnt + 1, sizeof(*v))) == NULL) {
 			free(w);
 			goto nomem;
 		}
-		n->tables = v;
-		t = &v[n->ntables];
+		*vp = v;
+		t = &v[*cnt];
+		t->hit = 0;
 		split_dotted(w, &t->db, &t->name);
 		if (*t->name == '\0') {
 			free(w);
@@ -109,7 +115,7 @@ names_add_tables(struct names *n, const char *arg, const char **errstr)
 			errno = EINVAL;
 			return -1;
 		}
-		n->ntables++;
+		(*cnt)++;
 	}
 	free(s);
 	return 0;
@@ -118,6 +124,12 @@ nomem:
 	*errstr = "out of memory";
 	errno = ENOMEM;
 	return -1;
+}
+
+int
+names_add_tables(struct names *n, const char *arg, const char **errstr)
+{
+	return names_add_filter(n, arg, 0, errstr);
 }
 
 void
@@ -133,9 +145,13 @@ names_release(struct names *n)
 	for (i = 0; i < n->ntables; i++)
 		free(n->tables[i].db != NULL ? n->tables[i].db :
 		    n->tables[i].name);
+	for (i = 0; i < n->nexcludes; i++)
+		free(n->excludes[i].db != NULL ? n->excludes[i].db :
+		    n->excludes[i].name);
 	free(n->renames);
 	free(n->db_renames);
 	free(n->tables);
+	free(n->excludes);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -150,8 +166,9 @@ names_db(const struct names *n, const char *db)
 	return db;
 }
 
-const char *
-names_table(const struct names *n, const char *db, const char *name)
+/* The --rename of table db.name, or NULL. */
+static const struct names_rename *
+find_rename(const struct names *n, const char *db, const char *name)
 {
 	const struct names_rename *r;
 	size_t	 i;
@@ -160,26 +177,70 @@ names_table(const struct names *n, const char *db, const char *name)
 		r = &n->renames[i];
 		if (strcmp(r->old, name) == 0 &&
 		    (r->old_db == NULL || strcmp(r->old_db, db) == 0))
-			return r->new;
+			return r;
 	}
-	return name;
+	return NULL;
+}
+
+const char *
+names_table(const struct names *n, const char *db, const char *name)
+{
+	const struct names_rename *r = find_rename(n, db, name);
+
+	return r != NULL ? r->new : name;
+}
+
+const char *
+names_table_db(const struct names *n, const char *db, const char *name)
+{
+	const struct names_rename *r = find_rename(n, db, name);
+
+	return r != NULL && r->new_db != NULL ? r->new_db : names_db(n, db);
+}
+
+/* Does any of the patterns match db.name?  Marks those that do. */
+static int
+match_any(struct names_table *v, size_t cnt, const char *db, const char *name)
+{
+	size_t	 i;
+	int	 m = 0;
+
+	for (i = 0; i < cnt; i++)
+		if (fnmatch(v[i].name, name, 0) == 0 &&
+		    (v[i].db == NULL || fnmatch(v[i].db, db, 0) == 0)) {
+			v[i].hit = 1;
+			m = 1;
+		}
+	return m;
 }
 
 int
 names_keep(const struct names *n, const char *db, const char *name)
 {
-	const struct names_table *t;
+	int	 in;
+
+	in = match_any(n->tables, n->ntables, db, name) || n->ntables == 0;
+	return !match_any(n->excludes, n->nexcludes, db, name) && in;
+}
+
+int
+names_unmatched(const struct names *n, struct buf *b)
+{
+	const struct names_table *t = NULL;
 	size_t	 i;
 
-	if (n->ntables == 0)
-		return 1;
-	for (i = 0; i < n->ntables; i++) {
-		t = &n->tables[i];
-		if (strcmp(t->name, name) == 0 &&
-		    (t->db == NULL || strcmp(t->db, db) == 0))
-			return 1;
-	}
-	return 0;
+	for (i = 0; t == NULL && i < n->ntables; i++)
+		if (!n->tables[i].hit)
+			t = &n->tables[i];
+	for (i = 0; t == NULL && i < n->nexcludes; i++)
+		if (!n->excludes[i].hit)
+			t = &n->excludes[i];
+	if (t == NULL)
+		return 0;
+	if (t->db != NULL)
+		buf_addf(b, "%s.", t->db);
+	buf_adds(b, t->name);
+	return 1;
 }
 
 int
@@ -240,6 +301,29 @@ qualifier_db(const struct names *n, const char *db, const char *p, size_t l)
 	for (i = 0; i < n->ndb_renames; i++)
 		if (names_ident_eq(p, l, n->db_renames[i].old))
 			return n->db_renames[i].old;
+	for (i = 0; i < n->nrenames; i++)
+		if (n->renames[i].old_db != NULL &&
+		    names_ident_eq(p, l, n->renames[i].old_db))
+			return n->renames[i].old_db;
+	return NULL;
+}
+
+/*
+ * The rename of table (the quoted identifier at q, l bytes) of database
+ * qdb, or NULL.
+ */
+static const struct names_rename *
+rename_of(const struct names *n, const char *qdb, const char *q, size_t l)
+{
+	const struct names_rename *r;
+	size_t	 i;
+
+	for (i = 0; i < n->nrenames; i++) {
+		r = &n->renames[i];
+		if (names_ident_eq(q, l, r->old) &&
+		    (r->old_db == NULL || strcmp(r->old_db, qdb) == 0))
+			return r;
+	}
 	return NULL;
 }
 
@@ -259,10 +343,11 @@ void
 names_ddl_refs(const struct names *n, struct buf *b, const char *s,
     size_t len, const char *db)
 {
+	const struct names_rename *r;
 	struct sqltok_lexer l;
 	struct sqltok	 t, dot, tt;
-	const char	*run = s, *qdb, *td, *nt;
-	size_t		 i;
+	const char	*run = s, *qdb, *td;
+	int		 have;
 
 	sqltok_init(&l, s, len, 0);
 	while (sqltok_next(&l, &t) != SQLTOK_END) {
@@ -273,27 +358,22 @@ names_ddl_refs(const struct names *n, struct buf *b, const char *s,
 			l.p = dot.p;		/* read it again */
 			continue;
 		}
+		/* The table: renamed, or moved, if --rename names it. */
+		r = NULL;
+		if ((have = next_touching(&l, dot.p + 1, &tt)) &&
+		    names_quoted(&tt))
+			r = rename_of(n, qdb, tt.p, tt.len);
+		else if (have)
+			l.p = tt.p;		/* read it again */
 		buf_add(b, run, (size_t)(t.p - run));
-		td = names_db(n, qdb);
+		td = r != NULL ? names_table_db(n, qdb, r->old) :
+		    names_db(n, qdb);
 		quote_ident(b, td, strlen(td));
 		buf_addc(b, '.');
 		run = dot.p + 1;
-		if (!next_touching(&l, run, &tt))
-			continue;
-		if (!names_quoted(&tt)) {
-			l.p = tt.p;
-			continue;
-		}
-		/* The table: renamed if --rename names it. */
-		for (i = 0; i < n->nrenames; i++) {
-			nt = n->renames[i].old;
-			if (names_ident_eq(tt.p, tt.len, nt) &&
-			    strcmp(names_table(n, qdb, nt), nt) != 0) {
-				nt = names_table(n, qdb, nt);
-				quote_ident(b, nt, strlen(nt));
-				run = tt.p + tt.len;
-				break;
-			}
+		if (r != NULL) {
+			quote_ident(b, r->new, strlen(r->new));
+			run = tt.p + tt.len;
 		}
 	}
 	buf_add(b, run, (size_t)(s + len - run));

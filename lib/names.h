@@ -17,17 +17,25 @@
 #include "buf.h"
 #include "sqltok.h"
 
-/* OLD=NEW of --rename (old_db set for db.old=new) and --rename-db. */
+/*
+ * OLD=NEW of --rename (old_db set for db.old=new; new_db for old=db2.new,
+ * which moves the table into db2) and --rename-db.
+ */
 struct names_rename {
 	char	*old_db;	/* NULL: any database */
 	char	*old;
+	char	*new_db;	/* NULL: the table's (renamed) database */
 	char	*new;
 };
 
-/* One --tables entry: "t" (any database) or "db.t". */
+/*
+ * One --tables or --exclude entry: "t" (any database) or "db.t", each
+ * part an fnmatch(3) pattern (* ? [...]); hit is set once it matched.
+ */
 struct names_table {
 	char	*db;		/* NULL: any */
 	char	*name;
+	int	 hit;
 };
 
 struct names {
@@ -37,14 +45,17 @@ struct names {
 	size_t			 ndb_renames;
 	struct names_table	*tables;	/* --tables; none: all */
 	size_t			 ntables;
+	struct names_table	*excludes;	/* --exclude */
+	size_t			 nexcludes;
 };
 
-#define NAMES_INIT	{ NULL, 0, NULL, 0, NULL, 0 }
+#define NAMES_INIT	{ NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /*
- * Add an option argument: "[db.]old=new" for --rename (dotted 1) or
- * "old=new" for --rename-db (dotted 0); "t,db.t,..." for --tables.  The
- * text is copied.  0, or -1 with errno EINVAL and *errstr set to a
+ * Add an option argument: "[db.]old=[db2.]new" for --rename (dotted 1;
+ * db2 moves the table) or "old=new" for --rename-db (dotted 0);
+ * "t,db.t,..." for --tables, or --exclude with exclude set.  The text is
+ * copied.  0, or -1 with errno EINVAL and *errstr set to a
  * static reason ("expected OLD=NEW", "empty name", "empty table name"),
  * or errno ENOMEM ("out of memory").  Entries added before the failing
  * one of a --tables list stay.
@@ -52,6 +63,8 @@ struct names {
 int	 names_add_rename(struct names *, const char *arg, int dotted,
 	    const char **errstr);
 int	 names_add_tables(struct names *, const char *arg, const char **errstr);
+int	 names_add_filter(struct names *, const char *arg, int exclude,
+	    const char **errstr);
 /* Free what the names_add_*() calls made; n is NAMES_INIT after. */
 void	 names_release(struct names *);
 
@@ -60,8 +73,22 @@ const char *names_db(const struct names *, const char *db);
 /* The target name of table db.name (--rename), or name itself. */
 const char *names_table(const struct names *, const char *db,
 	    const char *name);
-/* Is db.name selected by --tables (always, without --tables)? */
+/*
+ * The target database of table db.name: the one --rename moves it into,
+ * else names_db(db).
+ */
+const char *names_table_db(const struct names *, const char *db,
+	    const char *name);
+/*
+ * Is db.name selected: matched by a --tables pattern (or there is none)
+ * and by no --exclude pattern?  Marks the patterns that match as hit.
+ */
 int	 names_keep(const struct names *, const char *db, const char *name);
+/*
+ * The first --tables or --exclude pattern that matched nothing so far,
+ * into b as given ("db.t" or "t"); 0 if there is none, 1 if there is.
+ */
+int	 names_unmatched(const struct names *, struct buf *b);
 
 /*
  * Append ddl (len bytes) to b with its first quoted identifier replaced
@@ -74,8 +101,11 @@ int	 names_ddl_name(struct buf *b, const char *ddl, size_t len,
 /*
  * Append s (len bytes, a view, routine, trigger or event text of
  * database db) to b with its qualified references `db`. and
- * `db`.`table` renamed by --rename-db and --rename; string literals and
- * comments are left alone.  Errors in b->err.
+ * `db`.`table` renamed by --rename-db and --rename (a moved table's
+ * qualifier becomes its new database); string literals and comments are
+ * left alone.  A qualifier is taken for a database only if it is db, a
+ * database --rename-db renames or one a --rename names, so that a table
+ * alias (`a`.`col`) is left alone.  Errors in b->err.
  */
 void	 names_ddl_refs(const struct names *, struct buf *b, const char *s,
 	    size_t len, const char *db);

@@ -358,7 +358,8 @@ wanted(struct objsql *x, const struct rp_object *ob)
 		 */
 		if (t != NULL && strcmp(names_table(x->n, ob->schema, t),
 		    t) != 0 &&
-		    strcmp(names_db(x->n, ob->schema), ob->schema) == 0) {
+		    strcmp(names_table_db(x->n, ob->schema, t), ob->schema) ==
+		    0) {
 			snprintf(msg, sizeof(msg), "%s.%s: trigger of renamed "
 			    "table %s left out (trigger names are per "
 			    "database; create it under a new name by hand)",
@@ -484,6 +485,20 @@ sequence_state(struct objsql *x, const struct rp_object *ob, const char *name)
 	return emit(x, OBJSQL_STATE, 0);
 }
 
+/* The database ob goes into: a table's or trigger's follows the table. */
+static const char *
+target_db(struct objsql *x, const struct rp_object *ob)
+{
+	const char	*t;
+
+	if (ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE)
+		return names_table_db(x->n, ob->schema, ob->name);
+	if (ob->kind == OBJ_TRIGGER &&
+	    (t = rp_kv_get(&ob->attrs, "table")) != NULL)
+		return names_table_db(x->n, ob->schema, t);
+	return names_db(x->n, ob->schema);
+}
+
 static int
 object(struct objsql *x, const struct rp_object *ob)
 {
@@ -494,7 +509,7 @@ object(struct objsql *x, const struct rp_object *ob)
 		return xfail(x, "unknown object kind %d", ob->kind);
 	if (!wanted(x, ob))
 		return 0;
-	x->tdb = names_db(x->n, ob->schema);
+	x->tdb = target_db(x, ob);
 	buf_adds(&x->b, "USE ");
 	quote_ident(&x->b, x->tdb, strlen(x->tdb));
 	if (emit(x, OBJSQL_USE, 0) == -1)

@@ -84,7 +84,7 @@ do_table(struct r2s *st, const struct frame *f)
 			st->tot_rows += strtoull(est, NULL, 10);
 		progress_total(st->prog, st->tot_tables, st->tot_rows, 0);
 	}
-	tb->db = (char *)names_db(&st->o->names, t->schema);
+	tb->db = (char *)names_table_db(&st->o->names, t->schema, t->name);
 	tb->name = (char *)names_table(&st->o->names, t->schema, t->name);
 
 	p = &tb->prefix;
