@@ -32,7 +32,7 @@ override CFLAGS += -std=c11 $(OPT) $(SAN) $(WARN) -D_GNU_SOURCE -pthread \
 	-Ilib $(PKG_CFLAGS) -MMD -MP
 override LDFLAGS += $(SAN) -pthread
 
-PROGS	 = dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows
+PROGS	 = dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows rowmap
 BINS	 = $(addprefix $(B)/,$(PROGS))
 LIB	 = $(O)/librowpipe.a
 LIB_OBJS = $(patsubst %.c,$(O)/%.o,$(wildcard lib/*.c))
@@ -87,6 +87,9 @@ $(B)/rows2json: $(O)/cmd/rows2json/main.o $(call arch,rows2json) $(LIB)
 $(B)/json2rows: $(O)/cmd/json2rows/main.o $(call arch,json2rows) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(JSON_LIBS) $(NETTLE_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+$(B)/rowmap: $(O)/cmd/rowmap/main.o $(call arch,rowmap) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(NETTLE_LIBS) $(XXH_LIBS) $(BSD_LIBS)
 
 # Unit tests: cmocka with TAP output, one binary per tests/unit/*.c; a
 # test of a program's code links that program's archive too.

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 [ -c /dev/full ] || skip_all "no /dev/full"
 
-for p in dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows; do
+for p in dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows rowmap; do
 	out=$($p --version </dev/null 2>err)
 	is "$?" 0 "$p --version: exit 0"
 	like "$out" "^$p [0-9]+\.[0-9]+\.[0-9]+" "$p --version: version line"
@@ -56,7 +56,7 @@ done
 # connects to nothing, and the programs without a connection check it.
 sqlsplit </dev/null | sqlexec -n --defaults-file=missing.cnf >/dev/null 2>err
 is "$?" 2 "sqlexec -n: a missing --defaults-file is a usage error too"
-for p in rows2sql sqlsplit lz; do
+for p in rows2sql sqlsplit lz rows2json json2rows rowmap; do
 	$p --defaults-file=missing.cnf </dev/null >out 2>err
 	is "$?" 2 "$p --defaults-file=missing.cnf: exit 2"
 	is "$(cat err)" "$p: --defaults-file missing.cnf: No such file or directory" \

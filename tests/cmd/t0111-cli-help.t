@@ -17,7 +17,7 @@ help_longopts() {
 	grep -E '^ +-' "$1" | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u
 }
 
-for p in dbsnap rows2sql sqlsplit sqlexec lz; do
+for p in dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows rowmap; do
 	$p --help </dev/null >help.txt 2>err
 	is "$?" 0 "$p --help: exit 0"
 	is "$(cat err)" "" "$p --help: nothing on stderr"

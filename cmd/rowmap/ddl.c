@@ -1,0 +1,538 @@
+/*
+ * ddl: a CREATE TABLE text as SHOW CREATE TABLE writes it (MariaDB KB
+ * "SHOW CREATE TABLE", "CREATE TABLE"), cut into its elements (columns,
+ * keys, constraints) so that rowmap can drop a column with its key parts,
+ * make a column nullable, and tell which elements name a column.
+ *
+ * The tokens are those of the SQL text SHOW CREATE writes: `quoted`
+ * identifiers (`` inside), '...' and "..." strings (backslash escapes and
+ * doubled quotes), words, comments, and single punctuation characters.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rowmap.h"
+
+/* Tokens. */
+
+static int
+word_char(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
+}
+
+int
+ddl_tok(const char **pp, const char *e, struct tok *t)
+{
+	const char	*p = *pp, *q;
+	char		 c;
+
+	for (;;) {
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+			q = memmem(p + 2, (size_t)(e - p - 2), "*/", 2);
+			p = q ? q + 2 : e;
+		} else if (p < e && (*p == '#' || (p + 2 < e && p[0] == '-' &&
+		    p[1] == '-' && isspace((unsigned char)p[2])))) {
+			q = memchr(p, '\n', (size_t)(e - p));
+			p = q ? q : e;
+		} else
+			break;
+	}
+	t->p = p;
+	if (p >= e) {
+		t->kind = TK_END;
+		t->len = 0;
+		*pp = p;
+		return TK_END;
+	}
+	c = *p;
+	if (c == '`' || c == '\'' || c == '"') {
+		for (q = p + 1; q < e; q++) {
+			if (c != '`' && *q == '\\' && q + 1 < e) {
+				q++;
+				continue;
+			}
+			if (*q == c) {
+				if (q + 1 < e && q[1] == c) {
+					q++;
+					continue;
+				}
+				break;
+			}
+		}
+		if (q >= e) {
+			t->len = 0;
+			return t->kind = TK_BAD;
+		}
+		t->kind = c == '`' ? TK_IDENT : TK_STRING;
+		q++;
+	} else if (word_char((unsigned char)c)) {
+		for (q = p; q < e && word_char((unsigned char)*q); q++)
+			;
+		t->kind = TK_WORD;
+	} else {
+		q = p + 1;
+		t->kind = TK_PUNCT;
+	}
+	t->len = (size_t)(q - p);
+	*pp = q;
+	return t->kind;
+}
+
+/* Is t the word w (any case)? */
+int
+tok_word(const struct tok *t, const char *w)
+{
+	return t->kind == TK_WORD && strlen(w) == t->len &&
+	    strncasecmp(t->p, w, t->len) == 0;
+}
+
+int
+tok_punct(const struct tok *t, char c)
+{
+	return t->kind == TK_PUNCT && *t->p == c;
+}
+
+/* The name an identifier or word token stands for; malloc'd, or NULL. */
+char *
+tok_name(const struct tok *t)
+{
+	char		*s, *o;
+	const char	*p;
+
+	if (t->kind == TK_WORD)
+		return strndup(t->p, t->len);
+	if (t->kind != TK_IDENT || (s = malloc(t->len)) == NULL)
+		return NULL;
+	for (o = s, p = t->p + 1; p < t->p + t->len - 1; p++) {
+		*o++ = *p;
+		if (*p == '`')
+			p++;
+	}
+	*o = '\0';
+	return s;
+}
+
+/* Does the identifier or word t name s (case-insensitively, as columns)? */
+int
+tok_is_name(const struct tok *t, const char *s)
+{
+	char	*n;
+	int	 eq;
+
+	if (t->kind != TK_IDENT && t->kind != TK_WORD)
+		return 0;
+	if ((n = tok_name(t)) == NULL)
+		return 0;
+	eq = strcasecmp(n, s) == 0;
+	free(n);
+	return eq;
+}
+
+/*
+ * Does text (len bytes) hold a `quoted` identifier naming s (or, with
+ * words, also a bare word), outside strings and comments?  SHOW CREATE
+ * quotes every name in table and view texts; routine bodies are as their
+ * author wrote them.
+ */
+int
+ddl_mentions(const char *text, size_t len, const char *s, int words)
+{
+	const char	*p = text, *e = text + len;
+	struct tok	 t;
+
+	while (ddl_tok(&p, e, &t) != TK_END && t.kind != TK_BAD)
+		if ((t.kind == TK_IDENT || words) && tok_is_name(&t, s))
+			return 1;
+	return 0;
+}
+
+/* Elements. */
+
+static void
+elem_free(struct ddl_elem *el)
+{
+	size_t	 i;
+
+	free(el->name);
+	for (i = 0; i < el->nparts; i++)
+		free(el->parts[i].col);
+	free(el->parts);
+	for (i = 0; i < el->nref; i++)
+		free(el->ref_cols[i]);
+	free(el->ref_cols);
+	free(el->ref_db);
+	free(el->ref_table);
+	free(el->repl);
+}
+
+void
+ddl_free(struct ddl_table *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nel; i++)
+		elem_free(&t->el[i]);
+	free(t->el);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * A parenthesized list of key parts at *pp: `col`[(n)] [ASC|DESC], ...
+ * into parts (with their spans) or, if names, just the names.
+ */
+static int
+parse_parts(const char **pp, const char *e, struct ddl_part **parts,
+    char ***names, size_t *n)
+{
+	struct tok	 t;
+	const char	*start;
+	int		 depth;
+	char		*nm;
+
+	if (ddl_tok(pp, e, &t) != TK_PUNCT || *t.p != '(')
+		return -1;
+	for (;;) {
+		if (ddl_tok(pp, e, &t) != TK_IDENT && t.kind != TK_WORD)
+			return -1;
+		start = t.p;
+		if ((nm = tok_name(&t)) == NULL)
+			return -1;
+		depth = 0;
+		for (;;) {
+			const char *save = *pp;
+
+			if (ddl_tok(pp, e, &t) == TK_END || t.kind == TK_BAD) {
+				free(nm);
+				return -1;
+			}
+			if (tok_punct(&t, '('))
+				depth++;
+			else if (tok_punct(&t, ')') && depth > 0)
+				depth--;
+			else if (depth == 0 && (tok_punct(&t, ',') ||
+			    tok_punct(&t, ')'))) {
+				if (parts != NULL) {
+					struct ddl_part *v = reallocarray(
+					    *parts, *n + 1, sizeof(**parts));
+					if (v == NULL) {
+						free(nm);
+						return -1;
+					}
+					*parts = v;
+					v[*n].col = nm;
+					v[*n].off = start;
+					v[*n].end = save;
+					v[*n].dropped = 0;
+				} else {
+					char **v = reallocarray(*names, *n + 1,
+					    sizeof(**names));
+					if (v == NULL) {
+						free(nm);
+						return -1;
+					}
+					*names = v;
+					v[*n] = nm;
+				}
+				(*n)++;
+				break;
+			}
+		}
+		if (tok_punct(&t, ')'))
+			return 0;
+	}
+}
+
+/* Trim the spaces around [p, e). */
+static void
+trim(const char **p, const char **e)
+{
+	while (*p < *e && isspace((unsigned char)**p))
+		(*p)++;
+	while (*e > *p && isspace((unsigned char)(*e)[-1]))
+		(*e)--;
+}
+
+/* What an element is, and its names and parts. */
+static int
+classify(struct ddl_elem *el)
+{
+	const char	*p = el->p, *e = el->p + el->len;
+	struct tok	 t;
+
+	if (ddl_tok(&p, e, &t) == TK_IDENT) {
+		el->kind = EL_COLUMN;
+		return (el->name = tok_name(&t)) == NULL ? -1 : 0;
+	}
+	if (tok_word(&t, "CONSTRAINT")) {
+		const char *save = p;
+
+		if (ddl_tok(&p, e, &t) == TK_IDENT) {
+			if ((el->name = tok_name(&t)) == NULL)
+				return -1;
+		} else
+			p = save;
+		ddl_tok(&p, e, &t);
+	}
+	if (tok_word(&t, "CHECK")) {
+		el->kind = EL_CHECK;
+		return 0;
+	}
+	if (tok_word(&t, "FOREIGN")) {
+		el->kind = EL_FOREIGN;
+		if (ddl_tok(&p, e, &t) != TK_WORD || !tok_word(&t, "KEY"))
+			return -1;
+		{
+			const char *save = p;
+
+			if (ddl_tok(&p, e, &t) == TK_IDENT && el->name == NULL)
+				el->name = tok_name(&t);
+			else if (t.kind != TK_IDENT)
+				p = save;
+		}
+		if (parse_parts(&p, e, &el->parts, NULL, &el->nparts) == -1 ||
+		    ddl_tok(&p, e, &t) != TK_WORD ||
+		    !tok_word(&t, "REFERENCES") ||
+		    ddl_tok(&p, e, &t) != TK_IDENT)
+			return -1;
+		el->ref_table = tok_name(&t);
+		{
+			const char *save = p;
+
+			if (ddl_tok(&p, e, &t) == TK_PUNCT && *t.p == '.') {
+				if (ddl_tok(&p, e, &t) != TK_IDENT)
+					return -1;
+				el->ref_db = el->ref_table;
+				el->ref_table = tok_name(&t);
+			} else
+				p = save;
+		}
+		return parse_parts(&p, e, NULL, &el->ref_cols, &el->nref);
+	}
+	if (tok_word(&t, "PRIMARY"))
+		el->kind = EL_PRIMARY;
+	else if (tok_word(&t, "UNIQUE"))
+		el->kind = EL_UNIQUE;
+	else if (tok_word(&t, "KEY") || tok_word(&t, "INDEX") ||
+	    tok_word(&t, "FULLTEXT") || tok_word(&t, "SPATIAL"))
+		el->kind = EL_KEY;
+	else {
+		el->kind = EL_OTHER;	/* PERIOD FOR ..., anything new */
+		return 0;
+	}
+	/* Up to the parts: KEY/INDEX words, then an optional name. */
+	for (;;) {
+		const char *save = p;
+
+		if (ddl_tok(&p, e, &t) == TK_PUNCT && *t.p == '(') {
+			p = save;
+			break;
+		}
+		if (t.kind == TK_IDENT && el->name == NULL &&
+		    (el->name = tok_name(&t)) == NULL)
+			return -1;
+		if (t.kind == TK_END || t.kind == TK_BAD)
+			return -1;
+	}
+	return parse_parts(&p, e, &el->parts, NULL, &el->nparts);
+}
+
+int
+ddl_parse(const char *text, size_t len, struct ddl_table *t)
+{
+	const char	*p = text, *e = text + len, *start, *s, *se;
+	struct tok	 k;
+	struct ddl_elem	*v;
+	int		 depth = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->text = text;
+	t->len = len;
+	while (ddl_tok(&p, e, &k) != TK_END && !tok_punct(&k, '('))
+		if (k.kind == TK_BAD)
+			return -1;
+	if (k.kind == TK_END)
+		return -1;
+	t->head_len = (size_t)(p - text);
+	start = p;
+	for (;;) {
+		if (ddl_tok(&p, e, &k) == TK_END || k.kind == TK_BAD)
+			goto bad;
+		if (tok_punct(&k, '('))
+			depth++;
+		else if (depth > 0 && tok_punct(&k, ')'))
+			depth--;
+		else if (depth == 0 && (tok_punct(&k, ',') ||
+		    tok_punct(&k, ')'))) {
+			s = start;
+			se = k.p;
+			trim(&s, &se);
+			if ((v = reallocarray(t->el, t->nel + 1,
+			    sizeof(*t->el))) == NULL)
+				goto bad;
+			t->el = v;
+			memset(&v[t->nel], 0, sizeof(*v));
+			v[t->nel].p = s;
+			v[t->nel].len = (size_t)(se - s);
+			if (classify(&v[t->nel++]) == -1)
+				goto bad;
+			start = p;
+			if (tok_punct(&k, ')')) {
+				t->tail = k.p;
+				t->tail_len = (size_t)(e - k.p);
+				t->sep_before_tail = (size_t)(k.p - se);
+				return 0;
+			}
+		}
+	}
+bad:
+	ddl_free(t);
+	return -1;
+}
+
+/* The element for column name, or NULL. */
+struct ddl_elem *
+ddl_column(struct ddl_table *t, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->nel; i++)
+		if (t->el[i].kind == EL_COLUMN &&
+		    strcasecmp(t->el[i].name, name) == 0)
+			return &t->el[i];
+	return NULL;
+}
+
+/* Does element el have column col among its key parts? */
+int
+ddl_has_part(const struct ddl_elem *el, const char *col)
+{
+	size_t	 i;
+
+	for (i = 0; i < el->nparts; i++)
+		if (strcasecmp(el->parts[i].col, col) == 0)
+			return 1;
+	return 0;
+}
+
+/* An element's text as rewritten: its replacement, or its key parts less
+ * the dropped ones. */
+static void
+elem_write(const struct ddl_elem *el, struct buf *b)
+{
+	size_t	 i, n = 0;
+
+	if (el->repl != NULL) {
+		buf_adds(b, el->repl);
+		return;
+	}
+	if (el->nparts == 0 || el->ndropped == 0) {
+		buf_add(b, el->p, el->len);
+		return;
+	}
+	buf_add(b, el->p, (size_t)(el->parts[0].off - el->p));
+	for (i = 0; i < el->nparts; i++) {
+		if (el->parts[i].dropped)
+			continue;
+		if (n++ > 0)
+			buf_addc(b, ',');
+		buf_add(b, el->parts[i].off,
+		    (size_t)(el->parts[i].end - el->parts[i].off));
+	}
+	i = el->nparts - 1;
+	buf_add(b, el->parts[i].end, (size_t)(el->p + el->len -
+	    el->parts[i].end));
+}
+
+void
+ddl_write(const struct ddl_table *t, struct buf *b)
+{
+	size_t	 i, n = 0;
+
+	buf_add(b, t->text, t->head_len);
+	for (i = 0; i < t->nel; i++) {
+		if (t->el[i].dropped)
+			continue;
+		buf_adds(b, n++ ? ",\n  " : "\n  ");
+		elem_write(&t->el[i], b);
+	}
+	buf_add(b, t->tail - t->sep_before_tail, t->sep_before_tail);
+	buf_add(b, t->tail, t->tail_len);
+}
+
+/*
+ * Make column element el nullable: its top-level NOT NULL becomes NULL
+ * (an explicit NULL, so that a TIMESTAMP stays nullable whatever the
+ * target's explicit_defaults_for_timestamp).  0 if changed, 1 if it had
+ * no NOT NULL, -1 out of memory.
+ */
+int
+ddl_make_nullable(struct ddl_elem *el)
+{
+	const char	*p = el->p, *e = el->p + el->len, *not = NULL;
+	struct tok	 t;
+	struct buf	 b = BUF_INIT;
+	int		 depth = 0;
+
+	while (ddl_tok(&p, e, &t) != TK_END && t.kind != TK_BAD) {
+		if (tok_punct(&t, '('))
+			depth++;
+		else if (tok_punct(&t, ')'))
+			depth--;
+		else if (depth == 0 && tok_word(&t, "NOT"))
+			not = t.p;
+		else if (depth == 0 && not != NULL && tok_word(&t, "NULL")) {
+			buf_add(&b, el->p, (size_t)(not - el->p));
+			buf_adds(&b, "NULL");
+			buf_add(&b, t.p + 4, (size_t)(e - t.p - 4));
+			if (b.err)
+				return -1;
+			el->repl = buf_detach(&b, NULL);
+			return 0;
+		} else
+			not = NULL;
+	}
+	return 1;
+}
+
+/*
+ * The declared type of column element el ("varchar(50)"), malloc'd, or
+ * NULL.
+ */
+char *
+ddl_column_type(const struct ddl_elem *el)
+{
+	const char	*p = el->p, *e = el->p + el->len, *s, *end;
+	struct tok	 t;
+	int		 depth = 0;
+
+	ddl_tok(&p, e, &t);			/* the name */
+	if (ddl_tok(&p, e, &t) != TK_WORD)
+		return NULL;
+	s = t.p;
+	end = p;
+	for (;;) {
+		const char *save = p;
+
+		if (ddl_tok(&p, e, &t) == TK_END || t.kind == TK_BAD)
+			break;
+		if (depth == 0 && !tok_punct(&t, '(')) {
+			p = save;
+			break;
+		}
+		if (tok_punct(&t, '('))
+			depth++;
+		else if (tok_punct(&t, ')') && --depth == 0) {
+			end = p;
+			break;
+		}
+	}
+	return strndup(s, (size_t)(end - s));
+}
