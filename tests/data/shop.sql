@@ -4,10 +4,11 @@
 -- view and a trigger.  Load it into an empty database.
 CREATE TABLE customer (id INT PRIMARY KEY, email VARCHAR(80) NOT NULL,
   name VARCHAR(40) CHARACTER SET utf8mb4, city VARCHAR(30) CHARACTER SET latin1,
-  UNIQUE KEY uk_email (email));
+  phone VARCHAR(20), UNIQUE KEY uk_email (email), KEY k_phone (phone));
 INSERT INTO customer SELECT seq, CONCAT('user', seq, '@example.com'),
   CONCAT('Zoë ', seq, IF(seq % 7 = 0, ' 🚀', '')), IF(seq % 3 = 0, NULL,
-  CONVERT(CONCAT('Malmö ', seq) USING latin1)) FROM seq_1_to_500;
+  CONVERT(CONCAT('Malmö ', seq) USING latin1)), CONCAT('+47 ', 10000000 + seq)
+  FROM seq_1_to_500;
 CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL,
   total DECIMAL(12,2), ratio DOUBLE, note BLOB, KEY (customer_id),
   CONSTRAINT fk_order_customer FOREIGN KEY (customer_id) REFERENCES customer (id));
