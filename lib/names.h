@@ -24,8 +24,8 @@
 struct names_rename {
 	char	*old_db;	/* NULL: any database */
 	char	*old;
-	char	*new_db;	/* NULL: the table's (renamed) database */
 	char	*new;
+	char	*new_db;	/* NULL: the table's (renamed) database */
 };
 
 /*
