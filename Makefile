@@ -133,9 +133,11 @@ $(foreach p,$(PROGS),$(eval $(call fuzz_archive_rule,$(p))))
 $(O)/fuzz/fuzz_lz: $(call farch,lz)
 $(O)/fuzz/fuzz_rows2sql: $(call farch,rows2sql)
 $(O)/fuzz/fuzz_sqlsplit: $(call farch,sqlsplit)
+$(O)/fuzz/fuzz_json2rows: $(call farch,json2rows)
+$(O)/fuzz/fuzz_rowmap: $(call farch,rowmap)
 $(O)/fuzz/%: $(FO)/tests/fuzz/%.o $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter-out $(FUZZ_LIB),$^) $(FUZZ_LIB) $(MYSQL_LIBS) $(LZ4_LIBS) $(XXH_LIBS) $(BSD_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter-out $(FUZZ_LIB),$^) $(FUZZ_LIB) $(MYSQL_LIBS) $(LZ4_LIBS) $(JSON_LIBS) $(NETTLE_LIBS) $(XXH_LIBS) $(BSD_LIBS)
 
 fuzz-build: $(FUZZERS)
 
