@@ -31,37 +31,13 @@ op_word(int op)
 	}
 }
 
-static const char *
-key_word(const struct ddl_elem *el)
-{
-	switch (el->kind) {
-	case EL_PRIMARY:	return "the primary key";
-	case EL_UNIQUE:		return "unique key";
-	case EL_FOREIGN:	return "foreign key";
-	case EL_CHECK:		return "constraint";
-	default:		return "key";
-	}
-}
-
-/* "unique key `k`", "the primary key". */
-static void
-elem_desc(const struct ddl_elem *el, char *buf, size_t n)
-{
-	if (el->kind == EL_PRIMARY || el->name == NULL)
-		snprintf(buf, n, "%s", key_word(el));
-	else if (el->kind == EL_COLUMN)
-		snprintf(buf, n, "column `%s`", el->name);
-	else
-		snprintf(buf, n, "%s `%s`", key_word(el), el->name);
-}
-
 static int
 broken(struct rm *st, const struct rtab *t, const struct rm_colop *op,
     const struct ddl_elem *el, const char *why)
 {
 	char	 d[300];
 
-	elem_desc(el, d, sizeof(d));
+	ddl_elem_desc(el, d, sizeof(d));
 	return rm_fail(st, "%s %s: %s.%s: %s %s", op_word(op->op), op->arg,
 	    t->db, t->name, d, why);
 }
@@ -85,48 +61,15 @@ static int
 check_drop(struct rm *st, struct rtab *t, const struct rm_colop *op,
     struct ddl_elem *col)
 {
-	struct ddl_elem	*el;
-	size_t		 i, j;
+	const struct ddl_elem *el;
+	const char	*why;
 
-	col->dropped = 1;
-	for (i = 0; i < t->dt.nel; i++) {
-		el = &t->dt.el[i];
-		if (el == col || el->dropped)
-			continue;
-		if (el->kind == EL_COLUMN || el->kind == EL_CHECK ||
-		    el->kind == EL_OTHER) {
-			const char *p = el->p;
-			struct tok tk;
-
-			if (el->kind == EL_COLUMN)	/* past its own name */
-				ddl_tok(&p, el->p + el->len, &tk);
-			if (ddl_mentions(p, (size_t)(el->p + el->len - p),
-			    op->col, 0))
-				return broken(st, t, op, el, "uses it");
-			continue;
-		}
-		if (!ddl_has_part(el, op->col))
-			continue;
-		if (el->kind == EL_FOREIGN)
-			return broken(st, t, op, el, "needs it");
-		if (el->nparts - el->ndropped == 1) {
-			el->dropped = 1;	/* its only column: it goes */
-			continue;
-		}
-		if (el->kind != EL_KEY)
-			return broken(st, t, op, el, "would no longer be "
-			    "unique without it");
-		for (j = 0; j < el->nparts; j++)
-			if (strcasecmp(el->parts[j].col, op->col) == 0 &&
-			    !el->parts[j].dropped) {
-				el->parts[j].dropped = 1;
-				el->ndropped++;
-			}
-	}
-	if (ddl_mentions(t->dt.tail, t->dt.tail_len, op->col, 0))
-		return rm_fail(st, "%s %s: %s.%s is partitioned by it",
-		    op_word(op->op), op->arg, t->db, t->name);
-	return 0;
+	if (ddl_drop_column(&t->dt, col, &el, &why) == 0)
+		return 0;
+	if (el != NULL)
+		return broken(st, t, op, el, why);
+	return rm_fail(st, "%s %s: %s.%s: its partitioning uses it",
+	    op_word(op->op), op->arg, t->db, t->name);
 }
 
 /*

@@ -11,6 +11,7 @@
 #include <nettle/hmac.h>
 
 #include "buf.h"
+#include "ddl.h"
 #include "names.h"
 
 /* Column transforms, by table.column. */
@@ -84,61 +85,5 @@ void	 rm_hash(struct rm_key *k, const char *p, size_t len, int hex,
  * a column too short for one (*len then holds its length).
  */
 int	 rm_hash_shape(const char *coltype, int *hex, size_t *len);
-
-/* ddl.c: tokens of SHOW CREATE text. */
-enum { TK_END, TK_IDENT, TK_WORD, TK_STRING, TK_PUNCT, TK_BAD };
-struct tok {
-	int		 kind;
-	const char	*p;		/* the token's text, quotes included */
-	size_t		 len;
-};
-int	 ddl_tok(const char **pp, const char *e, struct tok *);
-int	 tok_word(const struct tok *, const char *w);
-int	 tok_punct(const struct tok *, char c);
-char	*tok_name(const struct tok *);		/* malloc'd, or NULL */
-int	 tok_is_name(const struct tok *, const char *s);
-/*
- * Does the text hold a `quoted` identifier (or, with words, a bare word)
- * naming s, in any case, outside strings and comments?
- */
-int	 ddl_mentions(const char *text, size_t len, const char *s, int words);
-
-/* A CREATE TABLE cut into its elements. */
-enum { EL_COLUMN = 1, EL_PRIMARY, EL_UNIQUE, EL_KEY, EL_FOREIGN, EL_CHECK,
-	EL_OTHER };
-struct ddl_part {
-	char		*col;
-	const char	*off, *end;	/* its text, in the element */
-	int		 dropped;
-};
-struct ddl_elem {
-	const char	*p;		/* text, in the DDL, without , */
-	size_t		 len;
-	int		 kind;		/* EL_* */
-	char		*name;		/* column, key or constraint name */
-	struct ddl_part	*parts;		/* key parts, FOREIGN KEY columns */
-	size_t		 nparts, ndropped;
-	char		*ref_db, *ref_table;	/* REFERENCES [db.]table */
-	char		**ref_cols;
-	size_t		 nref;
-	char		*repl;		/* rewritten text, or NULL */
-	int		 dropped;
-};
-struct ddl_table {
-	const char	*text;		/* borrowed */
-	size_t		 len, head_len;
-	struct ddl_elem	*el;
-	size_t		 nel;
-	const char	*tail;		/* from the closing ) on */
-	size_t		 tail_len, sep_before_tail;
-};
-int	 ddl_parse(const char *, size_t, struct ddl_table *);	/* 0 or -1 */
-void	 ddl_free(struct ddl_table *);
-struct ddl_elem *ddl_column(struct ddl_table *, const char *name);
-int	 ddl_has_part(const struct ddl_elem *, const char *col);
-int	 ddl_make_nullable(struct ddl_elem *);	/* 0, 1 unchanged, -1 */
-char	*ddl_column_type(const struct ddl_elem *);	/* malloc'd or NULL */
-/* The text with dropped elements and parts left out, replacements in. */
-void	 ddl_write(const struct ddl_table *, struct buf *);
 
 #endif

@@ -1,8 +1,7 @@
 /*
- * ddl: a CREATE TABLE text as SHOW CREATE TABLE writes it (MariaDB KB
- * "SHOW CREATE TABLE", "CREATE TABLE"), cut into its elements (columns,
- * keys, constraints) so that rowmap can drop a column with its key parts,
- * make a column nullable, and tell which elements name a column.
+ * ddl: a CREATE TABLE text cut into its elements; see ddl.h.  Dropping a
+ * column follows the server's own ALTER TABLE ... DROP COLUMN (MariaDB KB
+ * "ALTER TABLE"): its indexes lose it, and what would break refuses.
  *
  * The tokens are those of the SQL text SHOW CREATE writes: `quoted`
  * identifiers (`` inside), '...' and "..." strings (backslash escapes and
@@ -10,11 +9,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "rowmap.h"
+#include "ddl.h"
 
 /* Tokens. */
 
@@ -535,4 +535,78 @@ ddl_column_type(const struct ddl_elem *el)
 		}
 	}
 	return strndup(s, (size_t)(end - s));
+}
+
+static const char *
+elem_word(const struct ddl_elem *el)
+{
+	switch (el->kind) {
+	case EL_PRIMARY:	return "the primary key";
+	case EL_UNIQUE:		return "unique key";
+	case EL_FOREIGN:	return "foreign key";
+	case EL_CHECK:		return "constraint";
+	case EL_COLUMN:		return "column";
+	case EL_OTHER:		return "the definition";
+	default:		return "key";
+	}
+}
+
+void
+ddl_elem_desc(const struct ddl_elem *el, char *buf, size_t n)
+{
+	if (el->kind == EL_PRIMARY || el->name == NULL)
+		snprintf(buf, n, "%s", elem_word(el));
+	else
+		snprintf(buf, n, "%s `%s`", elem_word(el), el->name);
+}
+
+int
+ddl_drop_column(struct ddl_table *t, struct ddl_elem *col,
+    const struct ddl_elem **culprit, const char **why)
+{
+	struct ddl_elem	*el;
+	const char	*p;
+	struct tok	 tk;
+	size_t		 i, j;
+
+	col->dropped = 1;
+	*culprit = NULL;
+	for (i = 0; i < t->nel; i++) {
+		el = &t->el[i];
+		*culprit = el;
+		if (el == col || el->dropped)
+			continue;
+		if (el->kind == EL_COLUMN || el->kind == EL_CHECK ||
+		    el->kind == EL_OTHER) {
+			p = el->p;
+			if (el->kind == EL_COLUMN)	/* past its own name */
+				ddl_tok(&p, el->p + el->len, &tk);
+			*why = "uses it";
+			if (ddl_mentions(p, (size_t)(el->p + el->len - p),
+			    col->name, 0))
+				return -1;
+			continue;
+		}
+		if (!ddl_has_part(el, col->name))
+			continue;
+		*why = "needs it";
+		if (el->kind == EL_FOREIGN)
+			return -1;
+		if (el->nparts - el->ndropped == 1) {
+			el->dropped = 1;	/* its only column: it goes */
+			continue;
+		}
+		*why = "would no longer be unique without it";
+		if (el->kind != EL_KEY)
+			return -1;
+		for (j = 0; j < el->nparts; j++)
+			if (strcasecmp(el->parts[j].col, col->name) == 0 &&
+			    !el->parts[j].dropped) {
+				el->parts[j].dropped = 1;
+				el->ndropped++;
+			}
+	}
+	*culprit = NULL;
+	*why = "partitions the table by it";
+	return ddl_mentions(t->tail, t->tail_len, col->name, 0) ? -1 : 0;
 }
