@@ -683,7 +683,8 @@ next_line(struct j2r *st, const char **p, size_t *n)
 	ssize_t		 r;
 
 	for (;;) {
-		nl = memchr(b->p + st->scan, '\n', b->len - st->scan);
+		nl = b->len > st->scan ? memchr(b->p + st->scan, '\n',
+		    b->len - st->scan) : NULL;
 		if (nl != NULL || (st->eof && st->start < b->len)) {
 			*p = b->p + st->start;
 			*n = nl ? (size_t)(nl + 1 - *p) : b->len - st->start;
