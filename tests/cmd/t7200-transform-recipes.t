@@ -35,8 +35,8 @@ orders_join() {
 # Mask emails for a staging copy.
 openssl rand -hex 32 > mask.key
 dbsnap $A $shop | rowmap --hash customer.email:mask.key |
-    rows2sql | sqlsplit | sqlexec $B 2>err
-is $? 0 "mask emails: dbsnap | rowmap --hash | rows2sql | sqlsplit | sqlexec"
+    sqlexec $B 2>err
+is $? 0 "mask emails: dbsnap | rowmap --hash | sqlexec"
 is "$(dsql -e "SELECT COUNT(*) FROM $shop.customer WHERE email LIKE '%@example.com'")" 0 \
     "mask emails: no email is left"
 is "$(dsql -e "SELECT COUNT(DISTINCT email) FROM $shop.customer")" 500 "mask emails: all distinct, the unique key held"
@@ -59,7 +59,7 @@ dsql -e "DROP DATABASE $shop"
 dbsnap $A $shop | rowmap --key-file mask.key --hash customer.email \
     --hash customer.name --null customer.phone | lz > masked.rp.lz4
 is $? 0 "pseudonymize: the masked snapshot is kept as a file"
-lz -d < masked.rp.lz4 | rows2sql | sqlsplit | sqlexec $B 2>err
+lz -d < masked.rp.lz4 | sqlexec $B 2>err
 is $? 0 "pseudonymize, then restore it"
 is "$(dsql -e "SELECT COUNT(*), COUNT(phone), COUNT(DISTINCT email),
     SUM(name LIKE 'Zo%') FROM $shop.customer")" "500	0	500	0" \
@@ -76,8 +76,8 @@ dbsnap $A $shop | rows2json |
     jq -c 'if .table == "customer"
         then .row.email = "c" + .row.id + "@example.invalid"
         else . end' |
-    json2rows | rows2sql | sqlsplit | sqlexec $B 2>err
-is $? 0 "jq: dbsnap | rows2json | jq | json2rows | rows2sql | sqlsplit | sqlexec"
+    json2rows | sqlexec $B 2>err
+is $? 0 "jq: dbsnap | rows2json | jq | json2rows | sqlexec"
 is "$(dsql -e "SELECT COUNT(*) FROM $shop.customer WHERE email = CONCAT('c', id, '@example.invalid')")" \
     500 "jq: every email rewritten"
 same_but email; is $? 0 "jq: every other column as it was"
@@ -87,7 +87,7 @@ dsql -e "DROP DATABASE $shop"
 dbsnap $A $shop customer | rows2json |
     awk '/^\{"type":"row","db":"'$shop'","table":"customer",/ {
         sub(/"phone":"[^"]*"/, "\"phone\":\"000\"") } { print }' |
-    json2rows | rows2sql | sqlsplit | sqlexec $B 2>err
+    json2rows | sqlexec $B 2>err
 is $? 0 "awk: dbsnap | rows2json | awk | json2rows | ..."
 is "$(dsql -e "SELECT COUNT(*) FROM $shop.customer WHERE phone = '000'")" 500 "awk: every phone rewritten"
 same_but phone; is $? 0 "awk: every other column as it was"
@@ -95,7 +95,7 @@ same_but phone; is $? 0 "awk: every other column as it was"
 # A filter that drops the non-row lines is refused, and nothing loads.
 dsql -e "DROP DATABASE $shop"
 dbsnap $A $shop | rows2json | jq -c 'select(.table == "customer")' |
-    json2rows 2>err | rows2sql 2>/dev/null | sqlsplit 2>/dev/null | sqlexec $B 2>/dev/null
+    json2rows 2>err | sqlexec $B 2>/dev/null
 isnt $? 0 "jq: a filter that drops the header fails the pipeline"
 like "$(cat err)" "json2rows: line 1: not rows2json output" "and json2rows says why"
 is "$(dsql -e "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '$shop'")" 0 \
