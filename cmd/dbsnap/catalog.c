@@ -243,11 +243,15 @@ discover_details(struct snap *s)
 		discover_keys(s, db);
 		for (j = 0; j < s->ntables; j++)
 			if (strcmp(s->tables[j]->schema, db) == 0 &&
-			    !s->tables[j]->is_view && !s->tables[j]->is_sequence)
+			    !s->tables[j]->is_view &&
+			    !s->tables[j]->is_sequence) {
+				select_columns(s, s->tables[j]);
 				build_select(s, s->tables[j]);
+			}
 		discover_routines(s, db, dbcoll);
 		free(dbcoll);
 	}
+	select_columns_used(s);
 	order_views(&s->views);
 }
 

@@ -49,6 +49,7 @@ struct col {
 	unsigned	 charsetnr;
 	unsigned	 decimals;
 	int		 pseudo;	/* implicit ROW_START/ROW_END */
+	const char	*expr;		/* --select: read this instead */
 };
 
 enum chunk_state { CH_PENDING, CH_DONE };	/* CH_DONE: read, maybe spooled */
@@ -90,6 +91,8 @@ struct table {
 	size_t		*key;		/* indices into cols */
 	size_t		 nkey;
 	const char	*where;		/* user condition or NULL */
+	char		**left_out;	/* columns --columns does not read */
+	size_t		 nleft_out;
 	char		*select;	/* SELECT list FROM name [FOR SYSTEM_TIME ALL] */
 	char		*order;		/* " ORDER BY ..." or "" */
 	uint64_t	 id;
@@ -121,6 +124,24 @@ struct where_opt {
 	char		*cond;
 };
 
+/* --columns TABLE:C1,C2,... */
+struct columns_opt {
+	const char	*arg;
+	char		*table;		/* "t" or "db.t" */
+	char		**cols;
+	size_t		 ncols;
+	int		 hit;
+};
+
+/* --select TABLE.COLUMN=EXPR */
+struct select_opt {
+	const char	*arg;
+	char		*table;
+	char		*col;
+	const char	*expr;
+	int		 hit;
+};
+
 struct snap_opts {
 	struct conn_opts conn;
 	char		**dbs;
@@ -131,6 +152,10 @@ struct snap_opts {
 	size_t		 nignore;
 	struct where_opt *wheres;
 	size_t		 nwheres;
+	struct columns_opt *columns;
+	size_t		 ncolumns;
+	struct select_opt *selects;
+	size_t		 nselects;
 	int		 all_databases;
 	int		 by_list;	/* -B: every argument is a database */
 	int		 no_data, no_create;
@@ -204,6 +229,11 @@ void	 discover_columns(struct snap *, const char *db);
 void	 discover_keys(struct snap *, const char *db);
 void	 versioning_cols(struct table *);
 void	 build_select(struct snap *, struct table *);
+
+/* columns.c: --columns and --select */
+void	 select_columns(struct snap *, struct table *);
+void	 select_columns_used(struct snap *);
+void	 select_expr_item(struct buf *, const struct col *);
 
 /* objects.c */
 void	 database_object(struct snap *, const char *db, const char *dbcoll);

@@ -69,6 +69,66 @@ add_where(void *base, const struct opt *op, char *arg, const char **errstr)
 	return 0;
 }
 
+/* --columns TABLE:C1,C2,... */
+static int
+add_columns(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	static char	 msg[256];
+	struct snap_opts *o = base;
+	struct columns_opt *c;
+	char		*colon = strchr(arg, ':'), *list, *w;
+
+	if (colon == NULL || colon == arg || colon[1] == '\0') {
+		snprintf(msg, sizeof(msg), "--columns %s: expected "
+		    "table:column,...", arg);
+		*errstr = msg;
+		return -1;
+	}
+	o->columns = reallocarray(o->columns, o->ncolumns + 1,
+	    sizeof(*o->columns));
+	if (o->columns == NULL || (list = strdup(colon + 1)) == NULL)
+		err(1, NULL);
+	c = &o->columns[o->ncolumns++];
+	memset(c, 0, sizeof(*c));
+	c->arg = arg;
+	if ((c->table = strndup(arg, (size_t)(colon - arg))) == NULL)
+		err(1, NULL);
+	while ((w = strsep(&list, ",")) != NULL)
+		if (*w != '\0')
+			push(&c->cols, &c->ncols, w);
+	return 0;
+}
+
+/* --select TABLE.COLUMN=EXPR (the table may be db.table). */
+static int
+add_select(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	static char	 msg[256];
+	struct snap_opts *o = base;
+	struct select_opt *e;
+	char		*eq = strchr(arg, '='), *dot;
+
+	dot = eq ? memrchr(arg, '.', (size_t)(eq - arg)) : NULL;
+	if (dot == NULL || dot == arg || dot + 1 == eq || eq[1] == '\0') {
+		snprintf(msg, sizeof(msg), "--select %s: expected "
+		    "table.column=expression", arg);
+		*errstr = msg;
+		return -1;
+	}
+	o->selects = reallocarray(o->selects, o->nselects + 1,
+	    sizeof(*o->selects));
+	if (o->selects == NULL)
+		err(1, NULL);
+	e = &o->selects[o->nselects++];
+	memset(e, 0, sizeof(*e));
+	e->arg = arg;
+	e->expr = eq + 1;
+	if ((e->table = strndup(arg, (size_t)(dot - arg))) == NULL ||
+	    (e->col = strndup(dot + 1, (size_t)(eq - dot - 1))) == NULL)
+		err(1, NULL);
+	return 0;
+}
+
 /* mysqldump's options for what dbsnap always does. */
 static int
 accepted(void *base, const struct opt *op, char *arg, const char **errstr)
@@ -82,6 +142,8 @@ static const struct opt options[] = {
 	    "every database but the system ones"),
 	OPT_NUM(0, "chunk-rows", "N", F(chunk_rows), 1, 1000000000000LL,
 	    "cut tables of more than about N rows into chunks"),
+	OPT_FUNC(0, "columns", "TABLE:COL,...", add_columns, 0,
+	    "read only these columns of TABLE (repeatable)"),
 	OPT_FLAG('B', "databases", F(by_list), 1, "every argument is a database"),
 	OPT_FLAG('E', "events", F(events), 1, "also dump events"),
 	OPT_FLAG('f', "force", F(force), 1, "write the stream even to a terminal"),
@@ -107,6 +169,8 @@ static const struct opt options[] = {
 	    "also dump functions and procedures"),
 	OPT_FUNC(0, "single-transaction", NULL, accepted, 0,
 	    "accepted: always one consistent snapshot"),
+	OPT_FUNC(0, "select", "TABLE.COL=EXPR", add_select, 0,
+	    "read EXPR, on the server, as COL (repeatable)"),
 	OPT_FLAG(0, "skip-triggers", F(triggers), 0, "leave out triggers"),
 	OPT_FLAG(0, "no-triggers", F(triggers), 0, NULL),
 	OPT_FLAG(0, "triggers", F(triggers), 1, "dump triggers"),
@@ -120,6 +184,7 @@ static const struct opt_prog prog = {
 	.name = "dbsnap",
 	.usage = "usage: dbsnap " CONN_USAGE "\n"
 	    "\t[-CdEfqRtv] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
+	    "\t[--columns table:col,...] [--select table.col=expr]\n"
 	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
 	    "\t[--lock-wait-timeout seconds] [--progress] [--list] db [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"

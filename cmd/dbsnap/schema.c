@@ -245,7 +245,9 @@ versioning_cols(struct table *t)
 static void
 select_item(struct buf *q, const struct col *c, int cast)
 {
-	if (c->pseudo)
+	if (c->expr != NULL)
+		select_expr_item(q, c);
+	else if (c->pseudo)
 		buf_adds(q, c->name);
 	else
 		quote_ident(q, c->name, strlen(c->name));
