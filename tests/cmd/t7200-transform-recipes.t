@@ -54,6 +54,24 @@ is "$(dsql -e "SELECT COUNT(*) FROM information_schema.columns WHERE
     AND index_name = 'k_phone'")" "0 0" "drop a column: the column and its index are gone"
 same_but phone; is $? 0 "drop a column: the rest as it was"
 
+# Copy some columns to another server; compute one on the source.
+dsql -e "DROP DATABASE $shop"
+dbsnap $A $shop customer --columns customer:id,email,city |
+    sqlexec $B 2>err
+is $? 0 "copy some columns: dbsnap --columns | sqlexec"
+is "$(dsql -e "SELECT GROUP_CONCAT(column_name ORDER BY ordinal_position) FROM
+    information_schema.columns WHERE table_schema = '$shop'")" "id,email,city" \
+    "copy some columns: the copy has them only"
+q="SELECT MD5(GROUP_CONCAT(CONCAT_WS('|', id, email, HEX(city)) ORDER BY id)) FROM $shop.customer"
+is "$(dsql -e "$q")" "$(sql -e "$q")" "copy some columns: with their values"
+dsql -e "DROP DATABASE $shop"
+dbsnap $A $shop customer --columns customer:id,email,city \
+    --select "customer.email=CONCAT('c', id, '@example.invalid')" |
+    sqlexec $B 2>err
+is $? 0 "compute a column on the source: dbsnap --select | sqlexec"
+is "$(dsql -e "SELECT COUNT(*) FROM $shop.customer WHERE email = CONCAT('c', id, '@example.invalid')")" \
+    500 "compute a column: every email is the expression's"
+
 # Pseudonymize, then restore.
 dsql -e "DROP DATABASE $shop"
 dbsnap $A $shop | rowmap --key-file mask.key --hash customer.email \
