@@ -65,7 +65,7 @@ enum rp_object_kind {
 	OBJ_SEQUENCE = 8
 };
 
-/* "database", "table", ... as rowpipe(5) names them; NULL if unknown. */
+/* "database", "table", ... as rowpipe-stream(5) names them; or NULL. */
 const char	*rp_object_kind_name(int kind);
 /* The kind for a name, or -1. */
 int		 rp_object_kind_parse(const char *name);

@@ -1,6 +1,6 @@
 /*
  * json2rows: JSON Lines as rows2json(1) writes them back into a
- * rowpipe(5) frame stream; shared by main.c and the tests.
+ * rowpipe-stream(5) frame stream; shared by main.c and the tests.
  */
 #ifndef JSON2ROWS_H
 #define JSON2ROWS_H

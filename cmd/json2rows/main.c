@@ -1,6 +1,6 @@
 /*
  * json2rows: read the JSON Lines of rows2json(1), edited or not, and
- * write the rowpipe(5) frame stream they describe.
+ * write the rowpipe-stream(5) frame stream they describe.
  */
 #include <err.h>
 #include <fcntl.h>
@@ -31,7 +31,7 @@ main(int argc, char *argv[])
 		.name = "json2rows",
 		.usage = "usage: json2rows [-f] [--progress | --no-progress] "
 		    "[file]\n",
-		.about = "Read rows2json's JSON Lines back into a rowpipe(5) "
+		.about = "Read rows2json's JSON Lines back into a rowpipe-stream(5) "
 		    "stream.",
 		.version = "json2rows " ROWPIPE_VERSION,
 		.sets = { { options, &o, NULL } },

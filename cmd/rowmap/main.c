@@ -1,5 +1,5 @@
 /*
- * rowmap: read a rowpipe(5) frame stream, write it again with tables
+ * rowmap: read a rowpipe-stream(5) frame stream, write it again with tables
  * selected, renamed or moved, and columns dropped, emptied, set or
  * replaced by keyed pseudonyms.
  */
@@ -113,7 +113,7 @@ main(int argc, char *argv[])
 		    "\t[--set=table.column=value] [--tables=pattern,...] "
 		    "[file]\n",
 		.about = "Select, rename, drop and mask tables and columns of "
-		    "a rowpipe(5) stream.",
+		    "a rowpipe-stream(5) stream.",
 		.version = "rowmap " ROWPIPE_VERSION,
 		.sets = { { options, &o, NULL } },
 	};

@@ -2,7 +2,7 @@
  * map: rowmap's pass over the stream.
  *
  * A snapshot stream announces every table (OBJECT frames) before the
- * first rows (rowpipe(5), Order).  rowmap holds those frames back until
+ * first rows (rowpipe-stream(5), Order).  rowmap holds those frames back until
  * the first TABLE frame, checks every transform against them (columns
  * that exist, keys and constraints that survive), and only then writes
  * them, rewritten: an error found there leaves a stream with nothing but

@@ -1,5 +1,5 @@
 /*
- * rowmap: select, rename, drop and mask tables and columns in a rowpipe(5)
+ * rowmap: select, rename, drop and mask tables and columns in a rowpipe-stream(5)
  * frame stream; shared between the files of cmd/rowmap and the tests.
  */
 #ifndef ROWMAP_H

@@ -1,5 +1,5 @@
 /*
- * rows2json: read a rowpipe(5) frame stream, write it as JSON Lines for
+ * rows2json: read a rowpipe-stream(5) frame stream, write it as JSON Lines for
  * jq, awk and scripts; json2rows(1) reads them back.
  */
 #include <err.h>
@@ -30,7 +30,7 @@ main(int argc, char *argv[])
 		.name = "rows2json",
 		.usage = "usage: rows2json [--progress | --no-progress] "
 		    "[file]\n",
-		.about = "Write a rowpipe(5) stream as JSON Lines, for jq and "
+		.about = "Write a rowpipe-stream(5) stream as JSON Lines, for jq and "
 		    "awk.",
 		.version = "rows2json " ROWPIPE_VERSION,
 		.sets = { { options, &o, NULL } },

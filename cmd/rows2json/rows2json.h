@@ -1,5 +1,5 @@
 /*
- * rows2json: a rowpipe(5) frame stream as JSON Lines, the text form
+ * rows2json: a rowpipe-stream(5) frame stream as JSON Lines, the text form
  * rows2json(1) specifies; shared by main.c and the tests.
  */
 #ifndef ROWS2JSON_H
