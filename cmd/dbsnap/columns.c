@@ -30,17 +30,6 @@ names_table(const char *spec, const struct table *t)
 	    0 && spec[n] == '.' && strcmp(spec + n + 1, t->name) == 0);
 }
 
-static ssize_t
-col_named(const struct table *t, const char *name)
-{
-	size_t	 i;
-
-	for (i = 0; i < t->ncols; i++)
-		if (!t->cols[i].pseudo && strcasecmp(t->cols[i].name, name) == 0)
-			return (ssize_t)i;
-	return -1;
-}
-
 static int
 listed(const struct columns_opt *c, const char *name)
 {
@@ -98,7 +87,7 @@ keep_columns(struct snap *s, struct table *t, struct columns_opt *c)
 		fail(s, "--columns %s: %s is system-versioned: it is read "
 		    "whole", c->arg, ctx2(t->schema, t->name));
 	for (i = 0; i < c->ncols; i++)
-		if (col_named(t, c->cols[i]) == -1)
+		if (col_index(t, c->cols[i]) == -1)
 			fail(s, "--columns %s: %s has no column %s", c->arg,
 			    ctx2(t->schema, t->name), c->cols[i]);
 	rewrite_ddl(s, t, c);
@@ -129,7 +118,7 @@ set_expr(struct snap *s, struct table *t, struct select_opt *e)
 	ssize_t	 i;
 	size_t	 k;
 
-	if ((i = col_named(t, e->col)) == -1)
+	if ((i = col_index(t, e->col)) == -1)
 		fail(s, "--select %s: %s has no column %s", e->arg,
 		    ctx2(t->schema, t->name), e->col);
 	if (t->cols[i].flags & (COL_GENERATED | COL_ROW_START | COL_ROW_END))

@@ -229,6 +229,8 @@ void	 discover_columns(struct snap *, const char *db);
 void	 discover_keys(struct snap *, const char *db);
 void	 versioning_cols(struct table *);
 void	 build_select(struct snap *, struct table *);
+/* The index of column name (any case, not a pseudo column), or -1. */
+ssize_t	 col_index(const struct table *, const char *name);
 
 /* columns.c: --columns and --select */
 void	 select_columns(struct snap *, struct table *);

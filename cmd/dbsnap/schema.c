@@ -89,8 +89,8 @@ discover_columns(struct snap *s, const char *db)
 	buf_release(&q);
 }
 
-static ssize_t
-col_index(struct table *t, const char *name)
+ssize_t
+col_index(const struct table *t, const char *name)
 {
 	size_t	 i;
 
