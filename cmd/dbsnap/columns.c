@@ -100,6 +100,10 @@ keep_columns(struct snap *s, struct table *t, struct columns_opt *c)
 			if (t->left_out == NULL)
 				fail(s, "out of memory");
 			t->left_out[t->nleft_out++] = t->cols[i].name;
+			free(t->cols[i].data_type);
+			free(t->cols[i].coltype);
+			free(t->cols[i].charset);
+			free(t->cols[i].collation);
 			continue;
 		}
 		map[i] = n;
