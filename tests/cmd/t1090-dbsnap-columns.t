@@ -64,7 +64,7 @@ dbsnap $A $db customer --select "customer=1" </dev/null >/dev/null 2>err
 is $? 2 "--select without table.column exits 2"
 
 # sakila: a copy of customer's id and email, emails computed on the server.
-if [ -r "$RP_SHARED/data/sakila/sakila-schema.sql" ] && load_sakila t1090_sak; then
+if have_sample sakila && load_sample sakila t1090_sak; then
 	sql -e "DROP DATABASE IF EXISTS t1090_sak_c"
 	dbsnap $A t1090_sak customer --columns customer:customer_id,store_id,address_id,email \
 	    >/dev/null 2>err
@@ -86,7 +86,7 @@ if [ -r "$RP_SHARED/data/sakila/sakila-schema.sql" ] && load_sakila t1090_sak; t
 	    "sakila: the keys of the columns read are kept"
 	sql -e "DROP DATABASE t1090_sak; DROP DATABASE t1090_sak_c"
 else
-	for i in 1 2 3 4 5 6; do ok 0 "# SKIP no sakila in $RP_SHARED"; done
+	sample_skip sakila 6
 fi
 
 sql -e "DROP DATABASE $db; DROP DATABASE ${db}_c; DROP DATABASE ${db}_s"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The lossless round trip on real snapshots: dbsnap | rows2json | json2rows
 # | rows2sql gives the very text of dbsnap | rows2sql, for sakila, the
-# all-types fixture and a database generated here, with and without jq
+# all-types fixture, the store sample and the shop (both generated here), with and without jq
 # in the middle; and a jq mask of the customers' emails loads into a copy
 # with the same rows, every email changed and the unique keys intact.
 . "$(dirname "$0")/../lib.sh"
@@ -11,15 +11,15 @@ A=$(CONN)
 
 load_shop t7010_shop || exit 1
 load_alltypes t7010_at || exit 1
+load_sample store t7010_store || exit 1
 have_sakila=0
-if [ -r "$RP_SHARED/data/sakila/sakila-schema.sql" ]; then
-	load_sakila t7010_sak && have_sakila=1
+if have_sample sakila; then
+	load_sample sakila t7010_sak && have_sakila=1
 fi
 
-for db in t7010_shop t7010_at t7010_sak; do
+for db in t7010_shop t7010_at t7010_store t7010_sak; do
 	if [ $db = t7010_sak ] && [ $have_sakila = 0 ]; then
-		ok 0 "# SKIP no sakila in $RP_SHARED"
-		ok 0 "# SKIP no sakila in $RP_SHARED"
+		sample_skip sakila 2
 		continue
 	fi
 	dbsnap $A -R -E $db >$db.rp || { ok 1 "dbsnap $db"; continue; }
@@ -54,5 +54,6 @@ is "$(sql -e "SELECT CONCAT(COUNT(*), ' ', SUM(name = CONCAT('Zoë ', id, IF(id 
     FROM t7010_mask.customer")" "500 500" "the other columns are untouched"
 
 sql -e "DROP DATABASE t7010_shop; DROP DATABASE t7010_at; DROP DATABASE t7010_mask;
+    DROP DATABASE t7010_store;
     DROP DATABASE IF EXISTS t7010_sak"
 done_testing

@@ -12,8 +12,8 @@ printf 'a key for the tests, 32 bytes..\n' >key
 
 load_shop t7110_shop || exit 1
 have_sakila=0
-if [ -r "$RP_SHARED/data/sakila/sakila-schema.sql" ]; then
-	load_sakila t7110_sak && have_sakila=1
+if have_sample sakila; then
+	load_sample sakila t7110_sak && have_sakila=1
 fi
 
 # uniq_keys DB: every PRIMARY and UNIQUE key with its columns.
@@ -62,7 +62,7 @@ if [ $have_sakila = 1 ]; then
 	is "$(sql t7110_sak_m -e "CALL film_in_stock(1, 1, @n); SELECT @n" | tail -1)" 4 \
 	    "sakila: the masked copy's procedures run"
 else
-	for i in $(seq 8); do ok 0 "# SKIP no sakila in $RP_SHARED"; done
+	sample_skip sakila 8
 fi
 
 # The same key, the same pseudonyms, run after run; and they are those of
@@ -78,7 +78,7 @@ is "$(sql -e "SELECT email FROM t7110_shop_2.customer WHERE id = 1")" \
 # --drop: the column leaves the table and its indexes.
 for db in t7110_shop t7110_sak; do
 	if [ $db = t7110_sak ] && [ $have_sakila = 0 ]; then
-		for i in $(seq 4); do ok 0 "# SKIP no sakila"; done
+		sample_skip sakila 4
 		continue
 	fi
 	case $db in
