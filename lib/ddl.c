@@ -15,72 +15,31 @@
 #include <strings.h>
 
 #include "ddl.h"
+#include "sqltok.h"
 
-/* Tokens. */
-
-static int
-word_char(unsigned char c)
-{
-	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
-}
+/* Tokens: lib/sqltok's, in the default sql_mode SHOW CREATE writes in. */
 
 int
 ddl_tok(const char **pp, const char *e, struct tok *t)
 {
-	const char	*p = *pp, *q;
-	char		 c;
+	struct sqltok_lexer l;
+	struct sqltok	 k;
 
-	for (;;) {
-		while (p < e && isspace((unsigned char)*p))
-			p++;
-		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
-			q = memmem(p + 2, (size_t)(e - p - 2), "*/", 2);
-			p = q ? q + 2 : e;
-		} else if (p < e && (*p == '#' || (p + 2 < e && p[0] == '-' &&
-		    p[1] == '-' && isspace((unsigned char)p[2])))) {
-			q = memchr(p, '\n', (size_t)(e - p));
-			p = q ? q : e;
-		} else
-			break;
+	sqltok_init(&l, *pp, (size_t)(e - *pp), 0);
+	sqltok_next(&l, &k);
+	t->p = k.p;
+	t->len = k.len;
+	*pp = l.p;
+	switch (k.kind) {
+	case SQLTOK_END:	t->kind = TK_END; break;
+	case SQLTOK_WORD:
+	case SQLTOK_NUMBER:	t->kind = TK_WORD; break;
+	case SQLTOK_STRING:	t->kind = TK_STRING; break;
+	case SQLTOK_IDENT:	t->kind = TK_IDENT; break;
+	default:		t->kind = TK_PUNCT; break;
 	}
-	t->p = p;
-	if (p >= e) {
-		t->kind = TK_END;
-		t->len = 0;
-		*pp = p;
-		return TK_END;
-	}
-	c = *p;
-	if (c == '`' || c == '\'' || c == '"') {
-		for (q = p + 1; q < e; q++) {
-			if (c != '`' && *q == '\\' && q + 1 < e) {
-				q++;
-				continue;
-			}
-			if (*q == c) {
-				if (q + 1 < e && q[1] == c) {
-					q++;
-					continue;
-				}
-				break;
-			}
-		}
-		if (q >= e) {
-			t->len = 0;
-			return t->kind = TK_BAD;
-		}
-		t->kind = c == '`' ? TK_IDENT : TK_STRING;
-		q++;
-	} else if (word_char((unsigned char)c)) {
-		for (q = p; q < e && word_char((unsigned char)*q); q++)
-			;
-		t->kind = TK_WORD;
-	} else {
-		q = p + 1;
-		t->kind = TK_PUNCT;
-	}
-	t->len = (size_t)(q - p);
-	*pp = q;
+	if (k.flags & SQLTOK_F_OPEN)
+		t->kind = TK_BAD;
 	return t->kind;
 }
 
@@ -88,8 +47,9 @@ ddl_tok(const char **pp, const char *e, struct tok *t)
 int
 tok_word(const struct tok *t, const char *w)
 {
-	return t->kind == TK_WORD && strlen(w) == t->len &&
-	    strncasecmp(t->p, w, t->len) == 0;
+	struct sqltok	 k = { SQLTOK_WORD, 0, t->p, t->len };
+
+	return t->kind == TK_WORD && sqltok_is(&k, w);
 }
 
 int
@@ -102,19 +62,14 @@ tok_punct(const struct tok *t, char c)
 char *
 tok_name(const struct tok *t)
 {
-	char		*s, *o;
-	const char	*p;
+	struct sqltok	 k = { t->kind == TK_IDENT ? SQLTOK_IDENT :
+	    SQLTOK_WORD, 0, t->p, t->len };
+	char		*s;
 
-	if (t->kind == TK_WORD)
-		return strndup(t->p, t->len);
-	if (t->kind != TK_IDENT || (s = malloc(t->len)) == NULL)
+	if ((t->kind != TK_WORD && t->kind != TK_IDENT) ||
+	    (s = malloc(t->len + 1)) == NULL)
 		return NULL;
-	for (o = s, p = t->p + 1; p < t->p + t->len - 1; p++) {
-		*o++ = *p;
-		if (*p == '`')
-			p++;
-	}
-	*o = '\0';
+	sqltok_ident(&k, s, t->len + 1);
 	return s;
 }
 

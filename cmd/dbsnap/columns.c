@@ -54,7 +54,7 @@ rewrite_ddl(struct snap *s, struct table *t, const struct columns_opt *c)
 	size_t		 i;
 
 	if (ddl_parse(t->ddl, t->ddl_len, &d) == -1)
-		fail(s, "--columns %s: %s: cannot read its CREATE TABLE text",
+		die(s, "--columns %s: %s: cannot read its CREATE TABLE text",
 		    c->arg, ctx2(t->schema, t->name));
 	for (i = 0; i < d.nel; i++) {
 		el = &d.el[i];
@@ -63,7 +63,7 @@ rewrite_ddl(struct snap *s, struct table *t, const struct columns_opt *c)
 		if (ddl_drop_column(&d, el, &why_el, &why) == -1) {
 			if (why_el != NULL)
 				ddl_elem_desc(why_el, desc, sizeof(desc));
-			fail(s, "--columns %s: %s: column %s is left out, but "
+			die(s, "--columns %s: %s: column %s is left out, but "
 			    "%s %s", c->arg, ctx2(t->schema, t->name),
 			    el->name, why_el ? desc : "the partitioning",
 			    why_el ? why : "uses it");
@@ -71,7 +71,7 @@ rewrite_ddl(struct snap *s, struct table *t, const struct columns_opt *c)
 	}
 	ddl_write(&d, &b);
 	if (b.err)
-		fail(s, "out of memory");
+		die(s, "out of memory");
 	free(t->ddl);
 	t->ddl = buf_detach(&b, &t->ddl_len);
 	ddl_free(&d);
@@ -84,11 +84,11 @@ keep_columns(struct snap *s, struct table *t, struct columns_opt *c)
 	size_t	*map, i, n = 0, k;
 
 	if (t->versioned)
-		fail(s, "--columns %s: %s is system-versioned: it is read "
+		die(s, "--columns %s: %s is system-versioned: it is read "
 		    "whole", c->arg, ctx2(t->schema, t->name));
 	for (i = 0; i < c->ncols; i++)
 		if (col_index(t, c->cols[i]) == -1)
-			fail(s, "--columns %s: %s has no column %s", c->arg,
+			die(s, "--columns %s: %s has no column %s", c->arg,
 			    ctx2(t->schema, t->name), c->cols[i]);
 	rewrite_ddl(s, t, c);
 	map = xcalloc(t->ncols + 1, sizeof(*map));
@@ -98,7 +98,7 @@ keep_columns(struct snap *s, struct table *t, struct columns_opt *c)
 			t->left_out = reallocarray(t->left_out,
 			    t->nleft_out + 1, sizeof(*t->left_out));
 			if (t->left_out == NULL)
-				fail(s, "out of memory");
+				die(s, "out of memory");
 			t->left_out[t->nleft_out++] = t->cols[i].name;
 			free(t->cols[i].data_type);
 			free(t->cols[i].coltype);
@@ -123,15 +123,15 @@ set_expr(struct snap *s, struct table *t, struct select_opt *e)
 	size_t	 k;
 
 	if ((i = col_index(t, e->col)) == -1)
-		fail(s, "--select %s: %s has no column %s", e->arg,
+		die(s, "--select %s: %s has no column %s", e->arg,
 		    ctx2(t->schema, t->name), e->col);
 	if (t->cols[i].flags & (COL_GENERATED | COL_ROW_START | COL_ROW_END))
-		fail(s, "--select %s: %s.%s is generated: select the columns "
+		die(s, "--select %s: %s.%s is generated: select the columns "
 		    "it is computed from", e->arg, ctx2(t->schema, t->name),
 		    e->col);
 	for (k = 0; k < t->nkey; k++)
 		if (t->key[k] == (size_t)i)
-			fail(s, "--select %s: %s.%s is in the key the table is "
+			die(s, "--select %s: %s.%s is in the key the table is "
 			    "read in order of", e->arg, ctx2(t->schema,
 			    t->name), e->col);
 	t->cols[i].expr = e->expr;
@@ -189,7 +189,7 @@ check_users(struct snap *s, const struct table *t, const struct objlist *l)
 		for (j = 0; j < t->nleft_out; j++)
 			if (ddl_mentions(o->ddl, o->ddl_len, t->left_out[j],
 			    o->kind != OBJ_VIEW))
-				fail(s, "--columns: %s: %s uses column %s of "
+				die(s, "--columns: %s: %s uses column %s of "
 				    "%s, which is left out", ctx2(o->schema,
 				    o->name), o->kind == OBJ_VIEW ? "view" :
 				    o->kind == OBJ_TRIGGER ? "trigger" :
@@ -211,11 +211,11 @@ select_columns_used(struct snap *s)
 
 	for (i = 0; i < s->o->ncolumns; i++)
 		if (!s->o->columns[i].hit)
-			fail(s, "--columns %s: no such table is dumped",
+			die(s, "--columns %s: no such table is dumped",
 			    s->o->columns[i].arg);
 	for (i = 0; i < s->o->nselects; i++)
 		if (!s->o->selects[i].hit)
-			fail(s, "--select %s: no such table is dumped",
+			die(s, "--select %s: no such table is dumped",
 			    s->o->selects[i].arg);
 }
 
