@@ -291,21 +291,45 @@ names_ddl_name(struct buf *b, const char *ddl, size_t len, const char *from,
  * The source database a quoted identifier (l bytes at p) names, if it is
  * db or one that --rename-db renames; else NULL.
  */
-static const char *
-qualifier_db(const struct names *n, const char *db, const char *p, size_t l)
+/* Does the bare word p[0..l) name s? */
+static int
+word_eq(const char *p, size_t l, const char *s)
 {
+	return strlen(s) == l && memcmp(p, s, l) == 0;
+}
+
+static const char *
+qualifier_db(const struct names *n, const char *db, const struct sqltok *t)
+{
+	int	(*eq)(const char *, size_t, const char *) =
+		    t->kind == SQLTOK_WORD ? word_eq : names_ident_eq;
 	size_t	 i;
 
-	if (names_ident_eq(p, l, db))
+	if (eq(t->p, t->len, db))
 		return db;
 	for (i = 0; i < n->ndb_renames; i++)
-		if (names_ident_eq(p, l, n->db_renames[i].old))
+		if (eq(t->p, t->len, n->db_renames[i].old))
 			return n->db_renames[i].old;
 	for (i = 0; i < n->nrenames; i++)
 		if (n->renames[i].old_db != NULL &&
-		    names_ident_eq(p, l, n->renames[i].old_db))
+		    eq(t->p, t->len, n->renames[i].old_db))
 			return n->renames[i].old_db;
 	return NULL;
+}
+
+int
+names_bare_ok(const char *name)
+{
+	const char	*p;
+	int		 digits = 1;
+
+	for (p = name; *p != '\0'; p++) {
+		if (!sqltok_is_word((unsigned char)*p))
+			return 0;
+		if (*p < '0' || *p > '9')
+			digits = 0;
+	}
+	return *name != '\0' && !digits;
 }
 
 /*
@@ -347,14 +371,20 @@ names_ddl_refs(const struct names *n, struct buf *b, const char *s,
 	struct sqltok_lexer l;
 	struct sqltok	 t, dot, tt;
 	const char	*run = s, *qdb, *td;
-	int		 have;
+	int		 have, prev_dot = 0;
 
 	sqltok_init(&l, s, len, 0);
 	while (sqltok_next(&l, &t) != SQLTOK_END) {
-		if (!names_quoted(&t) || !next_touching(&l, t.p + t.len, &dot))
+		/* `db`.x, or db.x as routine and trigger bodies may write it */
+		if ((!names_quoted(&t) && t.kind != SQLTOK_WORD) ||
+		    (prev_dot && t.kind == SQLTOK_WORD) ||
+		    !next_touching(&l, t.p + t.len, &dot)) {
+			prev_dot = t.kind == SQLTOK_PUNCT && *t.p == '.';
 			continue;
+		}
+		prev_dot = 0;
 		if (dot.kind != SQLTOK_PUNCT || *dot.p != '.' ||
-		    (qdb = qualifier_db(n, db, t.p, t.len)) == NULL) {
+		    (qdb = qualifier_db(n, db, &t)) == NULL) {
 			l.p = dot.p;		/* read it again */
 			continue;
 		}
@@ -368,13 +398,17 @@ names_ddl_refs(const struct names *n, struct buf *b, const char *s,
 		buf_add(b, run, (size_t)(t.p - run));
 		td = r != NULL ? names_table_db(n, qdb, r->old) :
 		    names_db(n, qdb);
-		quote_ident(b, td, strlen(td));
+		if (t.kind == SQLTOK_WORD && names_bare_ok(td))
+			buf_adds(b, td);
+		else
+			quote_ident(b, td, strlen(td));
 		buf_addc(b, '.');
 		run = dot.p + 1;
 		if (r != NULL) {
 			quote_ident(b, r->new, strlen(r->new));
 			run = tt.p + tt.len;
 		}
+		prev_dot = r == NULL;	/* the table, read again, follows a dot */
 	}
 	buf_add(b, run, (size_t)(s + len - run));
 }

@@ -122,6 +122,12 @@ void	 names_trigger_table(struct buf *b, const char *s, size_t len,
  * ANSI_QUOTES, which a lexer in mode 0 reads as a string), closed?
  */
 int	 names_quoted(const struct sqltok *t);
+/*
+ * Can name be written bare where a bare word stood: a plain word of
+ * identifier bytes that is not a number?  (A reserved word is not
+ * checked: a database renamed to one is a user's choice to quote.)
+ */
+int	 names_bare_ok(const char *name);
 /* Does the quoted identifier q (qlen bytes, quotes included) name s? */
 int	 names_ident_eq(const char *q, size_t qlen, const char *s);
 

@@ -736,6 +736,10 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 			*input_err = 2;
 			return -1;
 		}
+		if (sx_rename_stmt(d->o, &s) == -1) {
+			warn("rename");
+			return -1;
+		}
 		if (dispatch(d, &s) == -1)
 			return -1;
 	}

@@ -445,7 +445,7 @@ bind_kind(const struct rp_column *c)
 
 /* The INSERT of t: every column but the generated ones, by name. */
 static int
-table_setup(struct ld_table *t)
+table_setup(struct ld_table *t, const struct names *names)
 {
 	const struct rp_table *rt = t->t;
 	const struct rp_column *c;
@@ -456,7 +456,7 @@ table_setup(struct ld_table *t)
 	    (t->cols = calloc(rt->ncols, sizeof(*t->cols))) == NULL)
 		return -1;
 	buf_addf(&t->prefix, "INSERT INTO ");
-	quote_ident2(&t->prefix, rt->schema, rt->name);
+	quote_ident2(&t->prefix, names_db(names, rt->schema), rt->name);
 	buf_adds(&t->prefix, " (");
 	for (i = 0; i < rt->ncols; i++) {
 		c = &rt->cols[i];
@@ -513,9 +513,10 @@ table(struct loader *l, const struct frame *f)
 		return frame_error(l, f, "table id %" PRIu64 " sent twice",
 		    t->t->id);
 	}
-	if (asprintf(&t->name, "%s.%s", t->t->schema, t->t->name) == -1)
+	if (asprintf(&t->name, "%s.%s", names_db(&l->o->names,
+	    t->t->schema), t->t->name) == -1)
 		t->name = NULL;
-	if (t->name == NULL || table_setup(t) == -1 ||
+	if (t->name == NULL || table_setup(t, &l->o->names) == -1 ||
 	    (nt = reallocarray(l->tbl, l->ntbl + 1, sizeof(*nt))) == NULL) {
 		ld_table_free(t);
 		return frame_error(l, f, "%s", strerror(ENOMEM));
@@ -779,6 +780,7 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	}
 	memset(&oo, 0, sizeof(oo));
 	oo.no_create = l.o->no_create;
+	oo.names = &l.o->names;		/* --rename-db */
 	if ((l.objs = objsql_new(&oo)) == NULL ||
 	    (!l.o->dry_run && sx_bulk_new(x) == -1))
 		sx_set_error(x, 0, "%s", strerror(errno));

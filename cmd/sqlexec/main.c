@@ -6,6 +6,7 @@
 #include <sys/cdefs.h>
 
 #include <err.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,23 @@ skip_to(void *base, const struct opt *op, char *arg, const char **errstr)
 	snprintf(msg, sizeof(msg), "--skip-to %s: %s", arg, why);
 	*errstr = msg;
 	return -1;
+}
+
+static int
+rename_db(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	static char	 msg[512];
+	struct sx_opts	*o = base;
+	const char	*why;
+
+	if (names_add_rename(&o->names, arg, 0, &why) == -1) {
+		if (errno == ENOMEM)
+			err(1, NULL);
+		snprintf(msg, sizeof(msg), "--rename-db %s: %s", arg, why);
+		*errstr = msg;
+		return -1;
+	}
+	return 0;
 }
 
 #define F(m)	OPT_FIELD(struct sx_opts, m)
@@ -64,6 +82,8 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
 	OPT_FLAG('q', "quiet", F(quiet), 1,
 	    "no summary line unless something failed"),
+	OPT_FUNC(0, "rename-db", "OLD=NEW", rename_db, 0,
+	    "load database OLD's statements into NEW (repeatable)"),
 	OPT_FLAG(0, "resume", F(resume), 1,
 	    "continue from the position --checkpoint recorded"),
 	OPT_FUNC(0, "skip-to", "N:IDENTITY", skip_to, 0,
@@ -85,9 +105,10 @@ static const struct opt_prog prog = {
 	.name = "sqlexec",
 	.usage = "usage: sqlexec " CONN_USAGE "\n"
 	    "\t[-CfnqV] [-j jobs] [--checkpoint db.table [--resume]]\n"
-	    "\t[--commit-every bytes] [--skip-to N:identity] [--strict]\n"
-	    "\t[--no-binlog] [--keep-checks] [--no-bulk] [--no-create] [--progress]\n"
-	    "\t[--batch-bytes bytes] [--default-character-set charset]\n"
+	    "\t[--commit-every bytes] [--rename-db old=new] [--skip-to N:identity]\n"
+	    "\t[--strict] [--no-binlog] [--keep-checks] [--no-bulk] [--no-create]\n"
+	    "\t[--progress]"
+	    " [--batch-bytes bytes] [--default-character-set charset]\n"
 	    "\t[[-D] database]\n",
 	.about = "Execute a statement stream (sqlsplit's output) or load a snapshot\n"
 	    "stream (dbsnap's) on a server.",

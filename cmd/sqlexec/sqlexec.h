@@ -38,6 +38,7 @@
 #include "buf.h"
 #include "conn.h"
 #include "frame.h"
+#include "names.h"
 #include "progress.h"
 
 struct sx_opts {
@@ -62,6 +63,7 @@ struct sx_opts {
 	int		 progress;	/* 1 on, 0 off, -1 if stderr is a tty */
 	int		 verbose;
 	int		 quiet;		/* -q: no summary unless something failed */
+	struct names	 names;		/* --rename-db */
 };
 
 /* What a statement may do (classify.c). */
@@ -185,6 +187,12 @@ int	 sx_creates_temporary(const struct rp_stmt *);
  * database than the database argument.
  */
 void	 sx_check_use(struct sx *, const struct rp_stmt *, int *warned);
+/*
+ * --rename-db on a statement of the input: its text (then held in
+ * storage of usedb.c's, valid until the next call), db and schema.
+ * -1 if out of memory.
+ */
+int	 sx_rename_stmt(const struct sx_opts *, struct rp_stmt *);
 
 /* exec.c */
 int	 sx_run(int fd, const struct sx_opts *);

@@ -5,9 +5,11 @@
  * mysql client does the same, but silently restoring over the source's
  * database is the surprise this warns about.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "sqlexec.h"
+#include "sqlrename.h"
 
 void
 sx_check_use(struct sx *x, const struct rp_stmt *s, int *warned)
@@ -25,4 +27,25 @@ sx_check_use(struct sx *x, const struct rp_stmt *s, int *warned)
 	    "--rename-db %s=%s)", b.p, s->db, o->db, s->db, o->db, s->db,
 	    o->db);
 	buf_release(&b);
+}
+
+int
+sx_rename_stmt(const struct sx_opts *o, struct rp_stmt *s)
+{
+	static struct buf	 text = BUF_INIT;
+
+	if (o->names.ndb_renames == 0)
+		return 0;
+	buf_reset(&text);
+	if (sqlrename_db(&o->names, &text, s->text, s->len, 0) > 0) {
+		if (text.err) {
+			errno = text.err;
+			return -1;
+		}
+		s->text = text.p;
+		s->len = text.len;
+	}
+	s->db = names_db(&o->names, s->db);
+	s->schema = names_db(&o->names, s->schema);
+	return 0;
 }

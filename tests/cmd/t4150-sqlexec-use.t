@@ -1,6 +1,9 @@
 #!/bin/sh
 # sqlexec DB: a USE in the input that names another database is warned
-# about (once), since what follows goes there and not into DB.
+# about (once), since what follows goes there and not into DB; and
+# --rename-db OLD=NEW loads a dump of OLD into NEW: USE, CREATE
+# DATABASE and the qualified names (in views' executable comments too),
+# for mysqldump's output, rows2sql's, and snapshot streams.
 . "$(dirname "$0")/../lib.sh"
 need_server
 A=t4080_a B=t4080_b
@@ -23,4 +26,45 @@ is "$(cat err | grep -c warning)" 0 "USE of the database argument: no warning"
 fresh_db $A
 sqlsplit dump.sql | sqlexec $(CONN) 2>err
 is "$(cat err | grep -c warning)" 0 "no database argument: no warning"
+# --rename-db on a mysqldump --databases dump with a view, a routine and a
+# trigger that name the database.
+S=t4150_src N=t4150_new
+fresh_db $S
+sql -e "DROP DATABASE IF EXISTS $N"
+sql $S <<'SQL' || exit 1
+CREATE TABLE t (id int PRIMARY KEY, v varchar(20));
+INSERT INTO t VALUES (1, 't4150_src.x'), (2, 'b');
+CREATE TABLE log (n int);
+CREATE VIEW v AS SELECT t4150_src.t.id, t.v FROM t4150_src.t;
+CREATE TRIGGER tr AFTER INSERT ON t FOR EACH ROW INSERT INTO t4150_src.log VALUES (NEW.id);
+CREATE FUNCTION f() RETURNS int DETERMINISTIC RETURN (SELECT COUNT(*) FROM t4150_src.t);
+SQL
+src_objs=$(db_objects $S)
+src_rows=$(sql $S -e "SELECT * FROM t ORDER BY id")
+mysqldump --no-defaults -uroot -S "$RP_SOCK" --routines --databases $S >dump2.sql
+sqlsplit dump2.sql | sqlexec $(CONN) --rename-db $S=$N 2>err
+is "$?" 0 "mysqldump --databases | sqlexec --rename-db: exit 0"
+like "$(sqlsplit --print dump2.sql | grep -c "^USE .$S.;")" "^[1-9]" "... a dump that says USE $S"
+is "$(db_objects $N)" "$src_objs" "... every object in the new database, renamed within"
+is "$(sql $N -e "SELECT * FROM t ORDER BY id")" "$src_rows" "... the rows (a string that names the database unchanged)"
+is "$(sql $N -e "SELECT f()")" 2 "... the function counts the new database's rows"
+sql $N -e "INSERT INTO t VALUES (3, 'c')"
+is "$(sql $N -e "SELECT COUNT(*) FROM log") $(sql $S -e "SELECT COUNT(*) FROM log")" \
+    "1 0" "... the trigger writes into the new database"
+is "$(db_objects $S)" "$src_objs" "... the source database untouched"
+
+# rows2sql's SQL and a snapshot stream, renamed by sqlexec.
+dbsnap $(CONN) -R $S >snap.rp
+sql -e "DROP DATABASE $N"
+rows2sql <snap.rp | sqlsplit | sqlexec $(CONN) --rename-db $S=$N 2>err
+is "$?" 0 "rows2sql | sqlsplit | sqlexec --rename-db: exit 0"
+is "$(db_objects $N)" "$src_objs" "... the objects"
+sql -e "DROP DATABASE $N"
+sqlexec $(CONN) --rename-db $S=$N <snap.rp 2>err
+is "$?" 0 "a snapshot stream, sqlexec --rename-db: exit 0"
+is "$(db_objects $N)" "$src_objs" "... the objects"
+is "$(sql $N -e "SELECT * FROM t ORDER BY id")" "$src_rows" "... the rows"
+sqlexec --rename-db nonsense </dev/null 2>err
+is "$?" 2 "--rename-db without =: exit 2"
+like "$(cat err)" "^sqlexec: --rename-db nonsense: expected OLD=NEW" "... saying why"
 done_testing
