@@ -817,6 +817,7 @@ sx_run(int fd, const struct sx_opts *given)
 		if (sx_connect(&x) == -1) {
 			sx_disconnect(&x);
 			frame_reader_free(r);
+			sx_id_free(&d.id);
 			return -1;
 		}
 		if (o->checkpoint != NULL && sx_ckpt_open(&x, &opts) == -1) {
