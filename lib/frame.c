@@ -101,6 +101,8 @@ struct frame_reader {
 		RD_PRELUDE, RD_FRAMES, RD_DONE, RD_ERR
 	}			 state;
 	struct frame_totals	 totals;
+	int			 abort;		/* FT_ABORT's reason, or 0 */
+	char			 abort_msg[256];
 	char			 errstr[256];
 };
 
@@ -361,7 +363,35 @@ rd_prelude(struct frame_reader *r)
 static int
 known_type(int type)
 {
-	return type >= FT_HEADER && type <= FT_TRAILER;
+	return type >= FT_HEADER && type <= FT_ABORT;
+}
+
+/* An FT_ABORT frame: the stream ends here, as the producer said. */
+static enum frame_status
+rd_abort(struct frame_reader *r, const struct frame *f)
+{
+	struct dec	 d;
+	const char	*m;
+	size_t		 n;
+
+	dec_init(&d, f->p, f->len);
+	r->abort = (int)dec_varint(&d);
+	m = dec_str(&d, &n);
+	if (d.err || r->abort == 0)
+		return rd_fail(r, EINVAL, "corrupt: frame %" PRIu64 " at byte "
+		    "%" PRIu64 ": malformed abort frame", f->seq + 1,
+		    f->offset);
+	snprintf(r->abort_msg, sizeof(r->abort_msg), "%s", m);
+	return rd_fail(r, ECONNABORTED, "aborted by the producer: %s",
+	    r->abort_msg);
+}
+
+int
+frame_reader_aborted(const struct frame_reader *r, const char **msg)
+{
+	if (msg != NULL)
+		*msg = r->abort_msg;
+	return r->abort;
 }
 
 static enum frame_status
@@ -467,6 +497,8 @@ frame_read(struct frame_reader *r, struct frame *f)
 			    "a second stream header");
 		if (f->type == FT_TRAILER)
 			return rd_trailer(r, f);
+		if (f->type == FT_ABORT)
+			return rd_abort(r, f);
 		count_frame(&r->totals, f->type, f->p, f->len);
 		if (known_type(f->type))
 			return FRAME_OK;
@@ -491,6 +523,10 @@ struct frame_writer {
 	uint64_t		 written;	/* bytes written to fd */
 	int			 err;		/* sticky errno */
 	struct frame_totals	 totals;
+	int			 held;		/* frame_writer_hold() */
+	size_t			 hold_at;	/* out.len when it began */
+	uint64_t		 hold_seq;
+	struct frame_totals	 hold_totals;
 	char			 errstr[128];
 };
 
@@ -562,13 +598,22 @@ frame_begin(struct frame_writer *w)
 int
 frame_writer_flush(struct frame_writer *w)
 {
+	size_t	 n = w->held ? w->hold_at : w->out.len;
+
 	if (w->err)
 		return wr_fail(w, w->err, "");
 	if (w->out.err)
 		return wr_fail(w, w->out.err, "frame buffer");
-	if (write_all(w->fd, w->out.p, w->out.len) == -1)
+	if (write_all(w->fd, w->out.p, n) == -1)
 		return wr_fail(w, errno, "write");
-	w->written += w->out.len;
+	w->written += n;
+	if (n < w->out.len) {
+		/* what is held stays, at the front */
+		memmove(w->out.p, w->out.p + n, w->out.len - n);
+		w->out.len -= n;
+		w->hold_at = 0;
+		return 0;
+	}
 	/* Do not keep the memory of one huge frame around. */
 	if (w->out.cap > 4 * FRAME_FLUSH_AT)
 		buf_release(&w->out);
@@ -586,6 +631,57 @@ frame_cancel(struct frame_writer *w)
 	w->out.len = w->hdr_at;
 	if (w->out.p != NULL)
 		w->out.p[w->out.len] = '\0';
+}
+
+void
+frame_writer_hold(struct frame_writer *w)
+{
+	if (w->open)
+		abort();	/* programmer error: inside a frame */
+	w->held = 1;
+	w->hold_at = w->out.len;
+	w->hold_seq = w->seq;
+	w->hold_totals = w->totals;
+}
+
+int
+frame_writer_release(struct frame_writer *w)
+{
+	w->held = 0;
+	if (w->err || w->out.err)
+		return wr_fail(w, w->err ? w->err : w->out.err, "frame buffer");
+	if (w->out.len >= FRAME_FLUSH_AT)
+		return frame_writer_flush(w);
+	return 0;
+}
+
+void
+frame_writer_discard(struct frame_writer *w)
+{
+	if (!w->held || w->open)
+		abort();	/* programmer error */
+	w->out.len = w->hold_at;
+	w->seq = w->hold_seq;
+	w->totals = w->hold_totals;
+	w->held = 0;
+}
+
+int
+frame_writer_abort(struct frame_writer *w, int reason, const char *msg)
+{
+	struct buf	*b;
+
+	if (w->closed)
+		return w->err ? wr_fail(w, w->err, "") : 0;
+	if (w->held)
+		frame_writer_discard(w);
+	b = frame_begin(w);
+	enc_varint(b, (uint64_t)reason);
+	enc_cstr(b, msg);
+	if (frame_end(w, FT_ABORT, 0) == -1)
+		return -1;
+	w->closed = 1;
+	return frame_writer_flush(w);
 }
 
 int
@@ -616,7 +712,7 @@ frame_end(struct frame_writer *w, int type, unsigned flags)
 	w->seq++;
 	if (type != FT_TRAILER)
 		count_frame(&w->totals, type, h + FRAME_HDR_LEN, len);
-	if (w->out.len >= FRAME_FLUSH_AT)
+	if (w->out.len >= FRAME_FLUSH_AT && (!w->held || w->hold_at > 0))
 		return frame_writer_flush(w);
 	return 0;
 }
@@ -641,6 +737,7 @@ frame_writer_close(struct frame_writer *w)
 		return w->err ? wr_fail(w, w->err, "") : 0;
 	if (w->err)
 		return -1;
+	w->held = 0;		/* a complete stream: what is held goes too */
 	w->totals.bytes = w->written + w->out.len;
 	b = frame_begin(w);
 	enc_totals(b, &w->totals);

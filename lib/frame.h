@@ -47,8 +47,12 @@ enum frame_type {
 	FT_ROWS = 4,		/* a batch of rows of one table */
 	FT_TABLE_END = 5,	/* all rows of one table have been sent */
 	FT_STMT = 6,		/* one SQL statement with its position */
-	FT_TRAILER = 7		/* totals; always last */
+	FT_TRAILER = 7,		/* totals; always last */
+	FT_ABORT = 8		/* the producer gave up: reason, message; last */
 };
+
+/* FT_ABORT reasons. */
+#define FRAME_ABORT_DAMAGED	1	/* its input was damaged, not cut */
 
 /* Frame flags (header byte 5). */
 #define FRAME_F_OPTIONAL	0x01	/* readers may skip it if unknown */
@@ -177,6 +181,15 @@ const struct frame_totals *frame_reader_totals(const struct frame_reader *);
 /* Bytes consumed from the fd so far. */
 uint64_t		 frame_reader_offset(const struct frame_reader *);
 /*
+ * An FT_ABORT frame ends the stream as an error: frame_read() returns
+ * FRAME_ERR with "aborted by the producer: MESSAGE" (errno ECONNABORTED).
+ * Its reason (FRAME_ABORT_DAMAGED, ...), or 0 if the stream was not
+ * aborted; *msg (may be NULL) then points to the producer's message,
+ * valid until frame_reader_free().
+ */
+int			 frame_reader_aborted(const struct frame_reader *,
+			    const char **msg);
+/*
  * Make every later wait for input also watch fd (-1: none): once fd is
  * readable (a self-pipe a signal watcher writes to), frame_read() fails
  * with errno ECANCELED and "interrupted at byte N" instead of waiting on.
@@ -212,6 +225,23 @@ int		 frame_writer_flush(struct frame_writer *);
  * means the stream is complete.  Does not free the writer.
  */
 int		 frame_writer_close(struct frame_writer *);
+/*
+ * Hold the frames written from now on in memory, unflushed (a flush
+ * writes only what came before), until frame_writer_release(), which lets
+ * them go out, or frame_writer_discard(), which drops them as if they had
+ * never been written (sequence numbers and totals too).  For a producer
+ * that checks its input a segment at a time.  release: 0 or -1 (sticky).
+ */
+void		 frame_writer_hold(struct frame_writer *);
+int		 frame_writer_release(struct frame_writer *);
+void		 frame_writer_discard(struct frame_writer *);
+/*
+ * Drop what is held, end the stream with an FT_ABORT frame (reason,
+ * message: one line saying why) instead of a trailer, and flush.  Every
+ * reader downstream then fails with that reason.  0, or -1 (sticky).
+ */
+int		 frame_writer_abort(struct frame_writer *, int reason,
+		    const char *msg);
 const char	*frame_writer_errstr(const struct frame_writer *);
 const struct frame_totals *frame_writer_totals(const struct frame_writer *);
 

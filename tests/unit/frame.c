@@ -453,6 +453,52 @@ test_cancel(void **state)
 	free(p);
 }
 
+/*
+ * Held frames: released ones reach the reader, discarded ones never do
+ * (nor their sequence numbers), and an abort frame ends the stream with
+ * its reason and message.
+ */
+static void
+test_hold_abort(void **state)
+{
+	struct frame_writer	*w;
+	struct frame_reader	*r;
+	struct frame		 f;
+	struct rp_stmt		 st = { 1, 1, 0, STK_OTHER, "", "", "", "A", 1 };
+	const char		*msg;
+	int			 fd, i, n = 0;
+
+	fd = fd_with(NULL, 0);
+	assert_non_null(w = frame_writer_new(fd));
+	write_header(w);
+	for (i = 0; i < 3; i++) {	/* 3 held, released */
+		frame_writer_hold(w);
+		enc_stmt(frame_begin(w), &st);
+		assert_int_equal(frame_end(w, FT_STMT, 0), 0);
+		assert_int_equal(frame_writer_release(w), 0);
+	}
+	frame_writer_hold(w);		/* 2 held, then the abort drops them */
+	for (i = 0; i < 2; i++) {
+		enc_stmt(frame_begin(w), &st);
+		assert_int_equal(frame_end(w, FT_STMT, 0), 0);
+	}
+	assert_int_equal(frame_writer_abort(w, FRAME_ABORT_DAMAGED,
+	    "unit: damaged input"), 0);
+	frame_writer_free(w);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_non_null(r = frame_reader_new(fd, 0));
+	while (frame_read(r, &f) == FRAME_OK)
+		n += f.type == FT_STMT;
+	assert_int_equal(n, 3);
+	assert_int_equal(errno, ECONNABORTED);
+	assert_int_equal(frame_reader_aborted(r, &msg), FRAME_ABORT_DAMAGED);
+	assert_string_equal(msg, "unit: damaged input");
+	assert_non_null(strstr(frame_reader_errstr(r),
+	    "aborted by the producer: unit: damaged input"));
+	frame_reader_free(r);
+	close(fd);
+}
+
 static void
 test_kinds(void **state)
 {
@@ -477,6 +523,7 @@ main(void)
 		cmocka_unit_test(test_trailing_garbage_and_limit),
 		cmocka_unit_test(test_writer_error),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_hold_abort),
 		cmocka_unit_test(test_kinds),
 	};
 
