@@ -11,6 +11,21 @@
  * statements are not statements.  bytes: the length of the text before this
  * line.  xxh3: XXH3_64bits of those bytes, 16 lowercase hex digits.  To the
  * mysql client the line is an ordinary comment.
+ *
+ * Checkpoint lines cut the text into segments that a reader can check
+ * before it hands out any statement of one (sqlsplit does):
+ *
+ *   -- rowpipe-segments bytes=S\n                       (second line)
+ *   -- rowpipe-checkpoint statements=N bytes=B xxh3=H\n  (between statements)
+ *
+ * A segment is the text after the previous checkpoint line (or from the
+ * start) up to this line; N, B and H are its statements, length and
+ * XXH3_64bits.  rows2sql writes a checkpoint line right after the first
+ * statement that ends S or more bytes into a segment, so no statement of
+ * a whole text starts S or more bytes into its segment: a reader that
+ * holds a segment needs S plus the largest statement.  The last segment
+ * is checked by the trailer line, which covers the whole text (checkpoint
+ * lines included).
  */
 #ifndef ROWPIPE_SQLTRAILER_H
 #define ROWPIPE_SQLTRAILER_H
@@ -29,6 +44,10 @@
 
 #define SQLTRAILER_PREFIX	"-- rowpipe-trailer "
 #define SQLTRAILER_PREFIX_LEN	(sizeof(SQLTRAILER_PREFIX) - 1)
+#define SQLTRAILER_SEGMENTS	"-- rowpipe-segments bytes="
+#define SQLTRAILER_SEGMENTS_LEN	(sizeof(SQLTRAILER_SEGMENTS) - 1)
+#define SQLTRAILER_CHECKPOINT	"-- rowpipe-checkpoint "
+#define SQLTRAILER_CHECKPOINT_LEN (sizeof(SQLTRAILER_CHECKPOINT) - 1)
 
 struct sqltrailer {
 	uint64_t	 statements;
@@ -43,5 +62,15 @@ void	sqltrailer_format(struct buf *, const struct sqltrailer *);
  * starts with SQLTRAILER_PREFIX.  0, or -1 if it is malformed.
  */
 int	sqltrailer_parse(const char *line, size_t len, struct sqltrailer *);
+/* The same for a checkpoint line (SQLTRAILER_CHECKPOINT), of a segment. */
+void	sqltrailer_checkpoint_format(struct buf *, const struct sqltrailer *);
+int	sqltrailer_checkpoint_parse(const char *line, size_t len,
+	    struct sqltrailer *);
+/*
+ * The segments line (SQLTRAILER_SEGMENTS): its S into *bytes.  0, or -1
+ * if the line is malformed (S must be at least 1).
+ */
+int	sqltrailer_segments_parse(const char *line, size_t len,
+	    uint64_t *bytes);
 
 #endif

@@ -68,6 +68,7 @@ r2s_free(struct r2s *st)
 	free(st->cur_db);
 	buf_release(&st->out);
 	r2s_hash_free(st->xxh);
+	r2s_hash_free(st->seg);
 }
 
 int

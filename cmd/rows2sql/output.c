@@ -7,20 +7,66 @@
 #include <string.h>
 
 #include "quote.h"
+#include "sqltrailer.h"
 #include "util.h"
 #include "state.h"
+
+/* Write n bytes at p (whole text, hashed into the trailer's XXH3). */
+static int
+out_write(struct r2s *st, const void *p, size_t n)
+{
+	r2s_hash_update(st->xxh, p, n);
+	if (write_all(st->out_fd, p, n) == -1) {
+		st->werr = errno;
+		return -1;
+	}
+	st->written += n;
+	return 0;
+}
+
+/*
+ * Write the whole statements at p as one segment and the checkpoint line
+ * that checks it (lib/sqltrailer.h).  Every write is at the first
+ * statement end at or past OUT_FLUSH_AT bytes into the buffer (or the
+ * end), which is what the segments line promises.
+ */
+static int
+out_segment(struct r2s *st, const char *p, size_t n)
+{
+	struct sqltrailer c;
+	struct buf	 b = BUF_INIT;
+	int		 rc;
+
+	if (st->seg == NULL && (st->seg = r2s_hash_new()) == NULL) {
+		st->werr = ENOMEM;
+		return -1;
+	}
+	r2s_hash_update(st->seg, p, n);
+	if (out_write(st, p, n) == -1)
+		return -1;
+	c.statements = st->stmts - st->seg_stmts;
+	c.bytes = n;
+	c.xxh3 = r2s_hash_digest(st->seg);
+	r2s_hash_free(st->seg);
+	st->seg = NULL;
+	st->seg_stmts = st->stmts;
+	sqltrailer_checkpoint_format(&b, &c);
+	if (b.err) {
+		st->werr = b.err;
+		rc = -1;
+	} else
+		rc = out_write(st, b.p, b.len);
+	buf_release(&b);
+	return rc;
+}
 
 int
 out_flush(struct r2s *st)
 {
 	if (st->out.len == 0 || st->werr)
 		return st->werr ? -1 : 0;
-	r2s_hash_update(st->xxh, st->out.p, st->out.len);
-	if (write_all(st->out_fd, st->out.p, st->out.len) == -1) {
-		st->werr = errno;
+	if (out_segment(st, st->out.p, st->out.len) == -1)
 		return -1;
-	}
-	st->written += st->out.len;
 	progress_add(st->prog, 0, 0, st->out.len);
 	st->out.len = 0;
 	st->committed = 0;
@@ -38,12 +84,8 @@ out_flush_committed(struct r2s *st)
 
 	if (c == 0 || st->werr)
 		return st->werr ? -1 : 0;
-	r2s_hash_update(st->xxh, st->out.p, c);
-	if (write_all(st->out_fd, st->out.p, c) == -1) {
-		st->werr = errno;
+	if (out_segment(st, st->out.p, c) == -1)
 		return -1;
-	}
-	st->written += c;
 	progress_add(st->prog, 0, 0, c);
 	memmove(st->out.p, st->out.p + c, rest);
 	st->out.len = rest;

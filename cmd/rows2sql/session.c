@@ -43,6 +43,8 @@ do_header(struct r2s *st, const struct frame *f)
 	if (dec_kv(&d, &kv) == -1)
 		return fail(st, "corrupt header frame");
 	buf_adds(&st->out, SQLTRAILER_HEADER);
+	/* checkpoint lines follow (output.c): a reader can check segments */
+	buf_addf(&st->out, SQLTRAILER_SEGMENTS "%zu\n", (size_t)OUT_FLUSH_AT);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if ((v = rp_kv_get(&kv, keys[i])) == NULL || *v == '\0')
 			continue;

@@ -6,7 +6,8 @@
  * only at statement boundaries, so a failure leaves valid SQL up to the
  * last complete statement (and no trailer line: sqlsplit then reports
  * the cut).  The statement count and XXH3 of everything written feed the
- * trailer (lib/sqltrailer.h).
+ * trailer (lib/sqltrailer.h); each write is also a segment, checked by the
+ * checkpoint line written after it (seg_*).
  */
 #ifndef ROWS2SQL_STATE_H
 #define ROWS2SQL_STATE_H
@@ -21,8 +22,12 @@
 #include "sqlvalue.h"
 #include "r2s.h"
 
-/* Write the buffer out once it holds this much (at a statement end). */
-#define OUT_FLUSH_AT	((size_t)4 << 20)
+/*
+ * Write the buffer out once it holds this much (at a statement end).  Each
+ * write is a segment that sqlsplit holds until its checkpoint line: 1 MiB
+ * keeps that memory and the delay small, and a cut file loses less.
+ */
+#define OUT_FLUSH_AT	((size_t)1 << 20)
 
 /* A table of the stream and its INSERT text. */
 struct tbl {
@@ -46,6 +51,8 @@ struct r2s {
 	uint64_t	 stmts;
 	uint64_t	 written;
 	struct r2s_hash	*xxh;
+	struct r2s_hash	*seg;		/* XXH3 of the segment being written */
+	uint64_t	 seg_stmts;	/* stmts when it began */
 	int		 werr;
 
 	struct tbl	**tbls;
