@@ -42,6 +42,7 @@ struct out {
 	uint64_t	 done;		/* input bytes counted into prog */
 	uint64_t	 base_off;	/* bytes of the inputs before */
 	uint64_t	 total;		/* sizes of the regular files */
+	int		 held;		/* frames held: a checked segment */
 };
 
 static void
@@ -130,6 +131,51 @@ on_stmt(void *arg, const struct split_stmt *st)
 	return frame_end(out->fw, FT_STMT, 0);
 }
 
+/*
+ * A checked text (rows2sql's segments, lib/sqltrailer.h): its statement
+ * frames are held until the segment's checkpoint line matched, so that
+ * no statement of a damaged segment ever reaches sqlexec.
+ */
+static int
+on_segment(void *arg, int event)
+{
+	struct out	*out = arg;
+
+	if (out->fw == NULL)
+		return 0;	/* --print, --list: written as they come */
+	if (event == SPLIT_SEG_OK && frame_writer_release(out->fw) == -1)
+		return -1;
+	frame_writer_hold(out->fw);
+	out->held = 1;
+	return 0;
+}
+
+/*
+ * The input failed.  Damage goes downstream as an abort frame (rowpipe
+ * stream(5) ABORT, reason damaged) after the statements known good;
+ * anything else (a cut) ends the stream without a trailer, the statements
+ * of an unchecked segment dropped.  Exits.
+ */
+static __dead void
+split_failed(struct out *out, struct split *s, const char *name)
+{
+	char	 msg[700];
+
+	if (*split_errstr(s) == '\0') {
+		if (out->fw != NULL)
+			errx(1, "stdout: %s", frame_writer_errstr(out->fw));
+		err(1, "stdout");
+	}
+	snprintf(msg, sizeof(msg), "%s: %s: %s", getprogname(), name,
+	    split_errstr(s));
+	if (out->fw != NULL && split_damaged(s)) {
+		if (frame_writer_abort(out->fw, FRAME_ABORT_DAMAGED, msg) == -1)
+			warnx("stdout: %s", frame_writer_errstr(out->fw));
+	} else if (out->fw != NULL && out->held)
+		frame_writer_discard(out->fw);
+	errx(1, "%s: %s", name, split_errstr(s));
+}
+
 /* Split one input.  Exits on failure. */
 static void
 split_one(struct out *out, int fd, const char *name)
@@ -145,13 +191,13 @@ split_one(struct out *out, int fd, const char *name)
 	if ((s = split_new(&out->o->split, on_stmt, out)) == NULL)
 		err(1, "split_new");
 	split_set_warn(s, on_warn, out);
-	if (split_fd(s, fd) == -1) {
-		if (*split_errstr(s) != '\0')
-			errx(1, "%s: %s", name, split_errstr(s));
-		if (out->fw != NULL)
-			errx(1, "stdout: %s", frame_writer_errstr(out->fw));
-		err(1, "stdout");
-	}
+	split_set_segments(s, on_segment, out);
+	if (split_fd(s, fd) == -1)
+		split_failed(out, s, name);
+	/* its trailer line matched: the last segment is good too */
+	if (out->held && frame_writer_release(out->fw) == -1)
+		errx(1, "stdout: %s", frame_writer_errstr(out->fw));
+	out->held = 0;
 	out->base_no += split_count(s);
 	out->base_off += split_offset(s);
 	split_free(s);

@@ -322,6 +322,8 @@ in_code(struct split *s, size_t *posp, size_t len)
 				r = marker_line(s, pos);
 				if (r == 2)
 					DONE(STEP_MORE);
+				if (r == -1)
+					DONE(STEP_FAIL);
 			}
 			s->lc = 1;
 			pos++;

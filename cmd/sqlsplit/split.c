@@ -83,10 +83,19 @@ line_at(struct split *s, uint64_t off)
 void
 hash_to(struct split *s, uint64_t off)
 {
+	const char	*p = s->buf + (s->hash_off - s->base);
+	size_t		 n = (size_t)(off - s->hash_off);
+
 	if (off <= s->hash_off)
 		return;
-	XXH3_64bits_update(s->xx, s->buf + (s->hash_off - s->base),
-	    (size_t)(off - s->hash_off));
+	/*
+	 * A checked text's segments and checkpoint lines cover every byte
+	 * before its trailer line: its whole-text hash would be redundant.
+	 */
+	if (s->mark.seg_max == 0)
+		XXH3_64bits_update(s->xx, p, n);
+	if (s->mark.seg_on)
+		XXH3_64bits_update(s->mark.seg_xx, p, n);
 	s->hash_off = off;
 }
 
@@ -101,12 +110,17 @@ split_new(const struct split_opts *opts, split_cb cb, void *arg)
 		s->opts = *opts;
 	s->cb = cb;
 	s->arg = arg;
-	if ((s->xx = XXH3_createState()) == NULL) {
+	if ((s->xx = XXH3_createState()) == NULL ||
+	    (s->mark.seg_xx = XXH3_createState()) == NULL) {
+		XXH3_freeState(s->xx);
 		free(s);
 		errno = ENOMEM;
 		return NULL;
 	}
 	XXH3_64bits_reset(s->xx);
+	/* until the first statement shows whether the text is checked */
+	XXH3_64bits_reset(s->mark.seg_xx);
+	s->mark.seg_on = 1;
 	strlcpy(s->delim, ";", sizeof(s->delim));
 	s->dlen = 1;
 	s->mode0 = (s->opts.no_backslash_escapes ? MODE_NBE : 0) |
@@ -124,6 +138,7 @@ split_free(struct split *s)
 	if (s == NULL)
 		return;
 	XXH3_freeState(s->xx);
+	XXH3_freeState(s->mark.seg_xx);
 	free(s->buf);
 	free(s->cuts);
 	buf_release(&s->db);
@@ -138,6 +153,19 @@ split_set_warn(struct split *s, split_warn_cb cb, void *arg)
 {
 	s->warn = cb;
 	s->warn_arg = arg;
+}
+
+void
+split_set_segments(struct split *s, split_seg_cb cb, void *arg)
+{
+	s->mark.seg_cb = cb;
+	s->mark.seg_arg = arg;
+}
+
+int
+split_damaged(const struct split *s)
+{
+	return s->mark.damaged;
 }
 
 const char *

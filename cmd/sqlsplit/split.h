@@ -44,6 +44,16 @@ struct split_stmt {
 /* Return 0 to go on, -1 to stop (split_*() then return -1). */
 typedef int	(*split_cb)(void *arg, const struct split_stmt *);
 typedef void	(*split_warn_cb)(void *arg, const char *msg);
+/*
+ * Segments of a checked text (rows2sql's, lib/sqltrailer.h): SPLIT_SEG_BEGIN
+ * before the first statement of such a text, SPLIT_SEG_OK after the last
+ * statement of a segment whose checkpoint line matched (the statements
+ * handed out since the last event are then known good).  Return 0, or -1
+ * to stop.  A text that ends with a matching trailer line needs no event:
+ * split_finish() returning 0 says the last segment is good.
+ */
+enum { SPLIT_SEG_BEGIN = 1, SPLIT_SEG_OK };
+typedef int	(*split_seg_cb)(void *arg, int event);
 
 struct split;
 
@@ -51,6 +61,7 @@ struct split;
 struct split	*split_new(const struct split_opts *, split_cb, void *arg);
 void		 split_free(struct split *);
 void		 split_set_warn(struct split *, split_warn_cb, void *arg);
+void		 split_set_segments(struct split *, split_seg_cb, void *arg);
 
 /*
  * Read fd to EOF and split it, then split_finish().  0 on success, -1 on
@@ -73,5 +84,10 @@ uint64_t	 split_count(const struct split *);
 uint64_t	 split_offset(const struct split *);
 /* 1 if the input ended with a rows2sql trailer that matched. */
 int		 split_trailer_ok(const struct split *);
+/*
+ * 1 if the last failure was damage (a checkpoint or trailer line that does
+ * not match, a checkpoint line missing where one was due), not a cut.
+ */
+int		 split_damaged(const struct split *);
 
 #endif

@@ -59,6 +59,18 @@ struct marks {
 	int		 tr_ok;
 	/* rows2sql's first line seen: its trailer line is then required */
 	int		 r2s_hdr;
+	/*
+	 * Its segments (lib/sqltrailer.h): seg_max is S of the segments
+	 * line (0: the text has none, or not yet); the segment began at
+	 * seg_start (line seg_line), with statement seg_nstmt + 1; seg_xx
+	 * is its XXH3 up to the split's hash_off while seg_on.
+	 */
+	uint64_t	 seg_max, seg_start, seg_nstmt, seg_line;
+	XXH3_state_t	*seg_xx;
+	int		 seg_on;
+	split_seg_cb	 seg_cb;
+	void		*seg_arg;
+	int		 damaged;	/* the failure is damage, not a cut */
 	/* mysqldump/mariadb-dump: header seen, end of "-- Dump completed" */
 	int		 dump_hdr;
 	uint64_t	 dump_done_end;
@@ -171,5 +183,10 @@ int	 classify(struct split *, const char *, size_t);
 /* trailer.c */
 int	 marker_line(struct split *, size_t pos);
 int	 check_trailer(struct split *);
+/* A statement starts at off: in a checked text, within its segment? */
+int	 segment_bound(struct split *, uint64_t off);
+/* sfail() for damage: the input is not what its writer wrote. */
+int	 sdamaged(struct split *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 
 #endif

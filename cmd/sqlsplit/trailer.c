@@ -1,13 +1,120 @@
 /*
  * trailer: the lines that say whether the input is whole: rows2sql's
  * header and trailer line (lib/sqltrailer.h), checked against the
- * statements and bytes before it, and mysqldump's header and its
- * closing "-- Dump completed" comment.
+ * statements and bytes before it, its checkpoint lines, each checked
+ * against the segment before it, and mysqldump's header and its closing
+ * "-- Dump completed" comment.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sqltrailer.h"
 #include "state.h"
+
+int
+sdamaged(struct split *s, const char *fmt, ...)
+{
+	char	 msg[400];
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!s->failed)
+		s->mark.damaged = 1;
+	return sfail(s, "damaged: %s", msg);
+}
+
+/* The segments line, second of a rows2sql text: checked from here on. */
+static int
+segments_line(struct split *s, const char *b, size_t ll)
+{
+	if (sqltrailer_segments_parse(b, ll, &s->mark.seg_max) == -1)
+		return sdamaged(s, "line 2: malformed rowpipe segments line");
+	s->mark.seg_start = 0;
+	s->mark.seg_line = 1;
+	s->mark.seg_nstmt = 0;
+	if (s->mark.seg_cb != NULL && s->mark.seg_cb(s->mark.seg_arg, SPLIT_SEG_BEGIN) == -1)
+		return sfail(s, "%s", "");
+	return 0;
+}
+
+/*
+ * A checkpoint line at off, ll bytes, ending at end: the segment before
+ * it must be what the line says; then it is handed on (SPLIT_SEG_OK) and
+ * the next one begins after the line.
+ */
+static int
+checkpoint_line(struct split *s, const char *b, size_t ll, uint64_t off,
+    uint64_t end)
+{
+	struct sqltrailer c;
+	uint64_t	 h, lines, first = s->mark.seg_nstmt + 1;
+	char		 what[128];
+
+	hash_to(s, off);
+	h = XXH3_64bits_digest(s->mark.seg_xx);
+	if (sqltrailer_checkpoint_parse(b, ll, &c) == -1)
+		return sdamaged(s, "line %llu: malformed rowpipe checkpoint "
+		    "line", (unsigned long long)line_at(s, off));
+	lines = line_at(s, off) - s->mark.seg_line;
+	if (c.bytes < off - s->mark.seg_start && off - s->mark.seg_start - c.bytes ==
+	    lines)
+		snprintf(what, sizeof(what), "one more byte a line: the line "
+		    "endings were converted to CRLF (convert them back, e.g. "
+		    "with dos2unix)");
+	else if (c.bytes != off - s->mark.seg_start)
+		snprintf(what, sizeof(what), "%llu bytes where it says %llu",
+		    (unsigned long long)(off - s->mark.seg_start),
+		    (unsigned long long)c.bytes);
+	else if (c.statements != s->nstmt - s->mark.seg_nstmt)
+		snprintf(what, sizeof(what), "%llu statements where it says "
+		    "%llu", (unsigned long long)(s->nstmt - s->mark.seg_nstmt),
+		    (unsigned long long)c.statements);
+	else if (c.xxh3 != h)
+		snprintf(what, sizeof(what), "xxh3 %016llx where it says "
+		    "%016llx", (unsigned long long)h,
+		    (unsigned long long)c.xxh3);
+	else
+		what[0] = '\0';
+	if (what[0] != '\0')
+		return sdamaged(s, "lines %llu-%llu (bytes %llu-%llu, "
+		    "statements %llu-%llu) do not match their checkpoint line: "
+		    "%s; none of these statements was passed on",
+		    (unsigned long long)s->mark.seg_line,
+		    (unsigned long long)line_at(s, off) - 1,
+		    (unsigned long long)s->mark.seg_start, (unsigned long long)off,
+		    (unsigned long long)first, (unsigned long long)s->nstmt,
+		    what);
+	if (s->mark.seg_cb != NULL && s->mark.seg_cb(s->mark.seg_arg, SPLIT_SEG_OK) == -1)
+		return sfail(s, "%s", "");
+	/* the line is in the whole text's hash, not in the next segment */
+	hash_to(s, end);
+	XXH3_64bits_reset(s->mark.seg_xx);
+	s->mark.seg_start = end;
+	s->mark.seg_line = line_at(s, end);
+	s->mark.seg_nstmt = s->nstmt;
+	return 0;
+}
+
+int
+segment_bound(struct split *s, uint64_t off)
+{
+	if (s->mark.seg_max == 0) {
+		s->mark.seg_on = 0;		/* not a checked text */
+		return 0;
+	}
+	if (off - s->mark.seg_start < s->mark.seg_max)
+		return 0;
+	return sdamaged(s, "line %llu: statement %llu starts %llu bytes "
+	    "after the last checkpoint (byte %llu), where a checkpoint line "
+	    "was due after %llu: it is missing or damaged",
+	    (unsigned long long)line_at(s, off),
+	    (unsigned long long)s->nstmt + 1,
+	    (unsigned long long)(off - s->mark.seg_start),
+	    (unsigned long long)s->mark.seg_start, (unsigned long long)s->mark.seg_max);
+}
 
 /* Record a rows2sql trailer or mysqldump marker line starting at pos. */
 int
@@ -17,8 +124,30 @@ marker_line(struct split *s, size_t pos)
 	size_t		 n = s->len - pos, ll;
 	uint64_t	 off = s->base + pos;
 
-	if (n < 24 && !s->eof)
+	if (n < 26 && !s->eof)
 		return 2;
+	if (s->mark.seg_max > 0 && !s->started && n >= SQLTRAILER_CHECKPOINT_LEN &&
+	    memcmp(b, SQLTRAILER_CHECKPOINT, SQLTRAILER_CHECKPOINT_LEN) == 0) {
+		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
+			return 2;
+		if (nl == NULL)
+			return sfail(s, "truncated: the input ends inside the "
+			    "checkpoint line at line %llu",
+			    (unsigned long long)line_at(s, off));
+		ll = (size_t)(nl - b);
+		return checkpoint_line(s, b, ll, off, off + ll + 1);
+	}
+	/* on line 2 (after rows2sql's first line, even if that is damaged) */
+	if (s->mark.seg_max == 0 && !s->started && s->nstmt == 0 &&
+	    line_at(s, off) == 2 && n >= SQLTRAILER_SEGMENTS_LEN &&
+	    memcmp(b, SQLTRAILER_SEGMENTS, SQLTRAILER_SEGMENTS_LEN) == 0) {
+		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
+			return 2;
+		if (nl == NULL)
+			return sfail(s, "truncated: the input ends inside its "
+			    "segments line");
+		return segments_line(s, b, (size_t)(nl - b));
+	}
 	if (n >= SQLTRAILER_PREFIX_LEN &&
 	    memcmp(b, SQLTRAILER_PREFIX, SQLTRAILER_PREFIX_LEN) == 0) {
 		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
@@ -58,6 +187,8 @@ check_trailer(struct split *s)
 			return sfail(s, "line %llu: malformed or cut rowpipe "
 			    "trailer line", (unsigned long long)line_at(s,
 			    s->mark.tr_off));
+		/* From here on a mismatch is damage: the trailer is there. */
+		s->mark.damaged = 1;
 		/* One more byte per line: a CR added to every LF. */
 		if (s->mark.tr.bytes < s->mark.tr_off && s->mark.tr_off - s->mark.tr.bytes ==
 		    line_at(s, s->mark.tr_off) - 1)
@@ -75,11 +206,12 @@ check_trailer(struct split *s)
 			return sfail(s, "trailer mismatch: %llu statements, "
 			    "it says %llu", (unsigned long long)s->mark.tr_stmts,
 			    (unsigned long long)s->mark.tr.statements);
-		if (s->mark.tr.xxh3 != s->mark.tr_hash)
+		if (s->mark.seg_max == 0 && s->mark.tr.xxh3 != s->mark.tr_hash)
 			return sfail(s, "trailer mismatch: xxh3 %016llx, it "
 			    "says %016llx (input damaged)",
 			    (unsigned long long)s->mark.tr_hash,
 			    (unsigned long long)s->mark.tr.xxh3);
+		s->mark.damaged = 0;
 		s->mark.tr_ok = 1;
 		return 0;
 	}

@@ -96,7 +96,7 @@ like "$(cat err)" "unterminated comment starting at line 2" \
 printf 'HEADER\tproducer=t\nTABLE\t1\tdb\tt\t2\nCOLUMN\t1\t0\ta\t3\t0\t63\t0\tint(11)\nCOLUMN\t1\t1\tb\t253\t0\t45\t0\tvarchar(10)\nROW\t1\t31\t27613b27\nROW\t1\t32\t5c3b2d2d\nTABLE_END\t1\t2\nTRAILER\n' |
     r2s-gen | rows2sql >r.sql
 sqlsplit --require-trailer --list r.sql >out; is $? 0 "a rows2sql dump with its trailer passes --require-trailer"
-is "$(wc -l <out)" "$(sed -n 's/.*statements=\([0-9]*\).*/\1/p' r.sql)" \
+is "$(wc -l <out)" "$(sed -n 's/^-- rowpipe-trailer statements=\([0-9]*\).*/\1/p' r.sql)" \
     "as many statements as the trailer says"
 size=$(wc -c <r.sql) n=0 bad=0
 while [ $n -lt "$size" ]; do
@@ -106,9 +106,9 @@ while [ $n -lt "$size" ]; do
 done
 is $bad 0 "every one of the $size cuts of the dump is reported"
 sed 's/(0x31,/(0x37,/' r.sql | sqlsplit >/dev/null 2>err; is $? 1 "a changed byte exits 1"
-like "$(cat err)" "trailer mismatch: xxh3" "and is reported as a checksum mismatch"
+like "$(cat err)" "damaged: .*: xxh3 [0-9a-f]+ where it says" "and is reported as a checksum mismatch (damaged)"
 grep -v '^INSERT' r.sql | sqlsplit >/dev/null 2>err; is $? 1 "a dropped statement exits 1"
-like "$(cat err)" "trailer mismatch" "and is reported as a mismatch"
+like "$(cat err)" "damaged: .* bytes where it says" "and is reported as a mismatch (damaged)"
 printf 'select 1;\n' | sqlsplit --require-trailer >/dev/null 2>err; is $? 1 \
     "--require-trailer refuses text without a trailer"
 
