@@ -232,6 +232,21 @@ transactional(const struct rp_stmt *s)
 	    s->kind == STK_DELETE || s->kind == STK_LOAD;
 }
 
+/* A statement that committed: the table it filled, for sx_report_damage. */
+static void
+wrote(struct sx *x, const struct rp_stmt *s)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (!transactional(s) && s->kind != STK_CREATE_TABLE)
+		return;
+	sx_target(&b, s);
+	pthread_mutex_lock(&x->mu);
+	sx_wrote(x, b.p);
+	pthread_mutex_unlock(&x->mu);
+	buf_release(&b);
+}
+
 /*
  * barrier() with --checkpoint, on connection 1, everything before s
  * committed.  DML runs in a transaction with the checkpoint row; anything
@@ -254,6 +269,7 @@ barrier_checkpointed(struct dispatch *d, const struct rp_stmt *s)
 		}
 		if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
 			return ckpt_error(d, s, m);
+		wrote(x, s);
 		done(x, s->no, d->hash);
 		return 0;
 	}
@@ -268,6 +284,7 @@ barrier_checkpointed(struct dispatch *d, const struct rp_stmt *s)
 		return -1;
 	if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
 		return ckpt_error(d, s, m);
+	wrote(x, s);
 	done(x, s->no, d->hash);
 	return 0;
 }
@@ -299,6 +316,8 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 		if (every && sx_keep_unique_checks(x, c, s) == -1)
 			return -1;
 	}
+	if (!every)
+		wrote(x, s);
 	done(x, s->no, d->hash);
 	return 0;
 }
@@ -752,10 +771,15 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 static void
 report_end(struct sx *x, struct frame_reader *r, int input_err)
 {
+	const char	*why;
+
 	if (x->interrupted != 0)
 		fprintf(stderr, "%s: interrupted (%s): the running statements "
 		    "were killed and what was not committed is rolled back\n",
 		    getprogname(), strsignal(x->interrupted));
+	else if (input_err == 1 && frame_reader_aborted(r, &why) ==
+	    FRAME_ABORT_DAMAGED)
+		sx_report_damage(x, why);
 	else if (input_err == 1)
 		fprintf(stderr, "%s: stdin: %s\n", getprogname(),
 		    frame_reader_errstr(r));
@@ -917,6 +941,7 @@ done:
 		sx_disconnect(&x);
 	frame_reader_free(r);
 	sx_id_free(&d.id);
+	sx_wrote_free(&x);
 	free(x.err.msg);
 	pthread_mutex_destroy(&x.mu);
 	pthread_cond_destroy(&x.cv_work);

@@ -187,3 +187,58 @@ sx_done(struct sx *x, uint64_t no, uint64_t hash)
 		x->done_hash = hash;
 	}
 }
+
+void
+sx_wrote(struct sx *x, const char *table)
+{
+	char	**w;
+	size_t	 i;
+
+	if (table == NULL || *table == '\0')
+		return;
+	for (i = x->nwrote; i > 0; i--)		/* the last ones first */
+		if (strcmp(x->wrote[i - 1], table) == 0)
+			return;
+	if ((w = reallocarray(x->wrote, x->nwrote + 1, sizeof(*w))) == NULL)
+		return;		/* the report then names fewer */
+	x->wrote = w;
+	if ((w[x->nwrote] = strdup(table)) != NULL)
+		x->nwrote++;
+}
+
+void
+sx_wrote_free(struct sx *x)
+{
+	while (x->nwrote > 0)
+		free(x->wrote[--x->nwrote]);
+	free(x->wrote);
+	x->wrote = NULL;
+}
+
+/* Tables named in the report after damage; the rest are counted. */
+#define DAMAGE_NAMES	20
+
+void
+sx_report_damage(struct sx *x, const char *why)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i;
+
+	x->no_resume = 1;
+	sx_report(x, "input damaged (%s)", why);
+	pthread_mutex_lock(&x->mu);
+	for (i = 0; i < x->nwrote && i < DAMAGE_NAMES; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", x->wrote[i]);
+	if (x->nwrote > DAMAGE_NAMES)
+		buf_addf(&b, " and %zu more", x->nwrote - DAMAGE_NAMES);
+	pthread_mutex_unlock(&x->mu);
+	if (b.len == 0)
+		sx_report(x, "nothing of the damaged part ran, and nothing of "
+		    "this input is committed: restore it from a good copy");
+	else
+		sx_report(x, "nothing of the damaged part ran, but these "
+		    "tables were created or loaded from this input: %s: the "
+		    "target must be restored again, from a good copy of the "
+		    "input", b.p);
+	buf_release(&b);
+}

@@ -145,6 +145,8 @@ struct sx {
 	int		 no_resume;	/* wrong input: print no resume point */
 	uint64_t	 pend_no;	/* --resume: a DDL begun at the stop, or 0 */
 	uint64_t	 pend_hash;
+	char		**wrote;	/* tables committed work wrote to */
+	size_t		 nwrote;
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
 	int		 stop;		/* stop reading and dispatching */
 	int		 interrupted;	/* the signal that stopped the run, or 0 */
@@ -340,6 +342,19 @@ int	 sx_token_parse(const char *, uint64_t *no, uint64_t *hash,
 int	 sx_check_resume(struct sx *, uint64_t no, uint64_t hash);
 /* Move the committed prefix to no (if further); caller holds x->mu. */
 void	 sx_done(struct sx *, uint64_t no, uint64_t hash);
+/*
+ * Committed work wrote to table ("schema.table"; copied); caller holds
+ * x->mu.  For the report after damage.  sx_wrote_free() at the end.
+ */
+void	 sx_wrote(struct sx *, const char *table);
+void	 sx_wrote_free(struct sx *);
+/*
+ * The input was damaged (the producer said so, why: its message): say so,
+ * name the tables that hold rows of this input and that the target must
+ * be restored again, and print no resume point (a damaged input cannot
+ * be finished).
+ */
+void	 sx_report_damage(struct sx *, const char *why);
 /*
  * checkpoint.c: --checkpoint DB.TABLE (see checkpoint.c for the model).
  * sx_ckpt_name(): 0 if the name is DB.TABLE, else -1.  sx_ckpt_open(): on

@@ -385,6 +385,27 @@ sx_fail_unit(struct sx *x, struct sx_unit *u)
 static int	run_txn(struct sx *, int, struct sx_unit *, struct pass *,
 		    uint64_t *);
 
+/* The tables a committed unit wrote to (sx_wrote()); x->mu held. */
+static void
+unit_tables(struct sx *x, const struct sx_unit *u)
+{
+	const char	*last = NULL, *t;
+	size_t		 k;
+
+	if (u->rows != NULL) {
+		sx_wrote(x, u->rows->t->name);
+		return;
+	}
+	for (k = 0; k < u->n; k++) {
+		if (u->st[k].ctx == SX_NOCTX)
+			continue;
+		t = u->ctx.p + u->st[k].ctx;
+		if (last == NULL || strcmp(last, t) != 0)
+			sx_wrote(x, t);
+		last = t;
+	}
+}
+
 static void
 run_unit(struct sx *x, int c, struct sx_unit *u)
 {
@@ -417,6 +438,7 @@ run_unit(struct sx *x, int c, struct sx_unit *u)
 	pthread_mutex_lock(&x->mu);
 	x->committed_seq = u->seq;
 	sx_done(x, u->end_no, u->end_hash);
+	unit_tables(x, u);
 	x->nstmts += u->n;
 	x->nfailed += failed;
 	x->rows += p.rows;
