@@ -7,6 +7,17 @@
 #                    failure.
 # server_stop        stops it by its pid (deadline 60 s, then SIGKILL).
 #
+# For a test that needs servers of its own (a primary and replicas):
+# server_add NAME DIR [option ...]
+#                    starts one more server as server_start does, with the
+#                    mariadbd options given after the defaults (they win:
+#                    --server-id=2, --log-slave-updates, ...); sets
+#                    NAME_SOCK, NAME_PORT and NAME_PID, and leaves RP_* as
+#                    they were.
+# server_stop_pid PID
+#                    stops the server with that pid (deadline 60 s, then
+#                    SIGKILL); never by name, so that other servers live.
+#
 # The server runs with a non-UTC default time zone (+05:30) so that time
 # zone bugs show, binary logging on (so dbsnap can record a position), and
 # named time zones loaded for DST tests.  Its temporary files are in its
@@ -28,6 +39,7 @@ server_bin() {
 
 server_start() {
 	dir=$1
+	shift
 	mkdir -p "$dir/data" "$dir/tmp" || return 1
 	bin=$(server_bin) || { echo "server: mariadbd not found" >&2; return 1; }
 	user=$(id -un)
@@ -49,7 +61,7 @@ server_start() {
 	    --innodb-buffer-pool-size=256M --innodb-log-file-size=256M \
 	    --innodb-flush-log-at-trx-commit=2 --sync-binlog=0 \
 	    --max-allowed-packet=16M --max-connections=300 \
-	    --skip-name-resolve --event-scheduler=OFF \
+	    --skip-name-resolve --event-scheduler=OFF "$@" \
 	    >"$dir/stdout.log" 2>&1 &
 	RP_SERVER_PID=$!
 	n=0
@@ -72,18 +84,38 @@ server_start() {
 	export RP_SOCK RP_PORT RP_SERVER_DIR RP_SERVER_PID
 }
 
-server_stop() {
-	[ -n "$RP_SERVER_PID" ] || return 0
-	kill "$RP_SERVER_PID" 2>/dev/null
-	n=0
-	while kill -0 "$RP_SERVER_PID" 2>/dev/null; do
-		n=$((n + 1))
-		if [ $n -gt 600 ]; then
-			kill -9 "$RP_SERVER_PID" 2>/dev/null
+server_stop_pid() {
+	[ -n "$1" ] || return 0
+	kill "$1" 2>/dev/null
+	_n=0
+	while kill -0 "$1" 2>/dev/null; do
+		_n=$((_n + 1))
+		if [ $_n -gt 600 ]; then
+			kill -9 "$1" 2>/dev/null
 			break
 		fi
 		sleep 0.1
 	done
-	wait "$RP_SERVER_PID" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+server_stop() {
+	[ -n "$RP_SERVER_PID" ] || return 0
+	server_stop_pid "$RP_SERVER_PID"
 	RP_SERVER_PID=
+}
+
+server_add() {
+	_name=$1
+	shift
+	_keep_sock=${RP_SOCK:-} _keep_port=${RP_PORT:-}
+	_keep_dir=${RP_SERVER_DIR:-} _keep_pid=$RP_SERVER_PID
+	server_start "$@"
+	_rc=$?
+	eval "${_name}_SOCK=\$RP_SOCK ${_name}_PORT=\$RP_PORT" \
+	    "${_name}_PID=\$RP_SERVER_PID"
+	RP_SOCK=$_keep_sock RP_PORT=$_keep_port RP_SERVER_DIR=$_keep_dir
+	RP_SERVER_PID=$_keep_pid
+	return $_rc
 }
