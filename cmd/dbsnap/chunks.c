@@ -80,8 +80,8 @@ parse_int(const struct col *c, const char *v, __int128 *out)
 	return errno == 0 && end != v && *end == '\0' ? 0 : -1;
 }
 
-static void
-add_int(struct buf *b, __int128 v)
+void
+add_int128(struct buf *b, __int128 v)
 {
 	if (v < 0)
 		buf_addf(b, "%lld", (long long)v);
@@ -90,7 +90,7 @@ add_int(struct buf *b, __int128 v)
 }
 
 /* One condition "k >= lo AND k < hi"; lo/hi absent at the ends. */
-static char *
+char *
 range_cond(const struct col *c, int has_lo, __int128 lo, int has_hi,
     __int128 hi)
 {
@@ -99,33 +99,37 @@ range_cond(const struct col *c, int has_lo, __int128 lo, int has_hi,
 	if (has_lo) {
 		quote_ident(&b, c->name, strlen(c->name));
 		buf_adds(&b, " >= ");
-		add_int(&b, lo);
+		add_int128(&b, lo);
 	}
 	if (has_hi) {
 		if (has_lo)
 			buf_adds(&b, " AND ");
 		quote_ident(&b, c->name, strlen(c->name));
 		buf_adds(&b, " < ");
-		add_int(&b, hi);
+		add_int128(&b, hi);
 	}
 	must(&b);
 	return buf_detach(&b, NULL);
 }
 
+int
+key_is_integer(const struct table *t)
+{
+	return t->nkey > 0 &&
+	    in_list(t->cols[t->key[0]].data_type, integer_types);
+}
+
 /*
- * Integer first key column: MIN and MAX (cheap on an index), then ranges of
- * about chunk_rows estimated rows each.  The first and last ranges are open
- * so that no row outside [MIN, MAX] can be missed.
+ * MIN and MAX of the first key column (cheap on an index), into *lo and
+ * *hi; 0, or -1 when the table is empty or holds one value.
  */
-static void
-plan_range(struct snap *s, struct table *t, size_t want)
+int
+key_bounds(struct snap *s, struct table *t, __int128 *lo, __int128 *hi)
 {
 	const struct col *c = &t->cols[t->key[0]];
 	struct buf	 q = BUF_INIT;
 	MYSQL_RES	*r;
 	MYSQL_ROW	 row;
-	__int128	 lo, hi, span, step;
-	size_t		 i, n = want;
 	int		 ok;
 
 	buf_adds(&q, "SELECT MIN(");
@@ -140,9 +144,24 @@ plan_range(struct snap *s, struct table *t, size_t want)
 	buf_release(&q);
 	row = mysql_fetch_row(r);
 	ok = row != NULL && row[0] != NULL && row[1] != NULL &&
-	    parse_int(c, row[0], &lo) == 0 && parse_int(c, row[1], &hi) == 0;
+	    parse_int(c, row[0], lo) == 0 && parse_int(c, row[1], hi) == 0;
 	mysql_free_result(r);
-	if (!ok || hi <= lo)
+	return ok && *hi > *lo ? 0 : -1;
+}
+
+/*
+ * Integer first key column: ranges of about chunk_rows estimated rows
+ * each between MIN and MAX.  The first and last ranges are open so that
+ * no row outside [MIN, MAX] can be missed.
+ */
+static void
+plan_range(struct snap *s, struct table *t, size_t want)
+{
+	const struct col *c = &t->cols[t->key[0]];
+	__int128	 lo, hi, span, step;
+	size_t		 i, n = want;
+
+	if (key_bounds(s, t, &lo, &hi) == -1)
 		return;		/* empty or one value: whole */
 	span = hi - lo + 1;
 	if ((__int128)n > span)
@@ -171,32 +190,45 @@ keyset_ok(const struct table *t)
 	return 1;
 }
 
+/* How one table's rows are read: --where, ranges, keyset or whole. */
+static void
+chunk_table(struct snap *s, struct table *t)
+{
+	size_t		 want;
+	unsigned long long cr = s->o->chunk_rows;
+
+	resolve_where(s, t);
+	t->mode = TM_WHOLE;
+	want = t->rows_est / cr + (t->rows_est % cr != 0);
+	if (want > 100000)
+		want = 100000;
+	if (want >= 2 && key_is_integer(t))
+		plan_range(s, t, want);
+	if (t->mode == TM_WHOLE && want >= 2 && keyset_ok(t) && !t->versioned)
+		t->mode = TM_KEYSET;
+	if (t->nchunks == 0) {
+		t->nchunks = 1;
+		t->chunks = xcalloc(1, sizeof(*t->chunks));
+	}
+}
+
 void
 plan_chunks(struct snap *s)
 {
 	struct table	*t;
-	size_t		 i, want;
-	unsigned long long cr = s->o->chunk_rows;
+	size_t		 i;
 
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
 		if (t->is_view || t->is_sequence)
 			continue;
-		t->id = ++s->next_id;
-		resolve_where(s, t);
-		t->mode = TM_WHOLE;
-		want = t->rows_est / cr + (t->rows_est % cr != 0);
-		if (want > 100000)
-			want = 100000;
-		if (want >= 2 && t->nkey > 0 &&
-		    in_list(t->cols[t->key[0]].data_type, integer_types))
-			plan_range(s, t, want);
-		if (t->mode == TM_WHOLE && want >= 2 && keyset_ok(t) &&
-		    !t->versioned)
-			t->mode = TM_KEYSET;
-		if (t->nchunks == 0) {
-			t->nchunks = 1;
-			t->chunks = xcalloc(1, sizeof(*t->chunks));
-		}
+		/* --part: the plan's ranges, or not in this part (id 0) */
+		if (s->plan != NULL) {
+			if (part_table(s, t) == 0)
+				continue;
+		} else
+			t->id = ++s->next_id;
+		if (t->nchunks == 0)
+			chunk_table(s, t);
 	}
 }

@@ -168,6 +168,13 @@ struct snap_opts {
 	unsigned	 lock_wait_timeout; /* seconds, for the global read lock */
 	unsigned	 jobs;
 	unsigned long long chunk_rows;
+	/* #19: plans, parts, a replica stopped at a GTID position */
+	unsigned	 plan_parts;	/* --plan N */
+	char		*part_spec;	/* --part I/N */
+	unsigned	 part, parts;
+	char		*plan_file;	/* --plan-file */
+	char		*at_gtid;	/* --at-gtid POS */
+	unsigned	 gtid_wait_timeout;	/* seconds */
 };
 
 struct snap {
@@ -185,6 +192,8 @@ struct snap {
 	struct frame_writer *fw;
 	pthread_mutex_t	 out_mu;	/* the frame writer */
 	struct progress	*prog;
+	struct plan	*plan;		/* --part: the plan (plan.c) */
+	struct replica	*replica;	/* --at-gtid: what to restore (replica.c) */
 	uint64_t	 next_id;
 	struct leftout {		/* in the databases, not in the stream */
 		uint64_t	 procedures, functions, events, triggers;
@@ -249,6 +258,42 @@ void	 report_left_out(struct snap *);
 
 /* chunks.c */
 void	 plan_chunks(struct snap *);
+int	 key_is_integer(const struct table *);
+int	 key_bounds(struct snap *, struct table *, __int128 *lo, __int128 *hi);
+/* "k >= lo AND k < hi" (either end may be absent); owned by the caller */
+char	*range_cond(const struct col *, int has_lo, __int128 lo, int has_hi,
+	    __int128 hi);
+void	 add_int128(struct buf *, __int128);
+
+/*
+ * plan.c: --plan N and --part I/N (#19).  plan_read() reads a plan file
+ * before connecting (exits 1 naming the line on a bad one) and sets the
+ * databases and tables to dump; plan_print() computes the plan from the
+ * catalogue and prints it; part_begin() computes the plan (no plan file),
+ * checks the catalogue against it and adds the part's header keys;
+ * part_table() gives table t this part's chunks and id (1), or leaves it
+ * out (0).  part_pre() and part_post(): does this stream carry the
+ * objects made before the rows (databases, tables, sequences: part 1),
+ * or after them (routines, views, triggers, events: part N)?
+ */
+void	 plan_read(struct snap_opts *);
+void	 plan_print(struct snap *);
+void	 part_begin(struct snap *);
+int	 part_table(struct snap *, struct table *);
+int	 part_pre(const struct snap *);
+int	 part_post(const struct snap *);
+
+/*
+ * replica.c: --at-gtid POS (#19).  replica_stop_at() stops the replica's
+ * SQL thread exactly at POS (or finds it there) and checks its executed
+ * position; replica_restart() starts replication again as it was found
+ * and adds gtid_pos to the header.  Between the two, replica_restore()
+ * (called by fail()) puts replication back before dbsnap exits, and
+ * SIGINT, SIGTERM and SIGHUP wait until it has.
+ */
+void	 replica_stop_at(struct snap *);
+void	 replica_restart(struct snap *);
+void	 replica_restore(struct snap *);
 
 /*
  * lockwait.c: FLUSH TABLES WITH READ LOCK on conns[0], saying what it

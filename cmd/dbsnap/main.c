@@ -140,6 +140,8 @@ accepted(void *base, const struct opt *op, char *arg, const char **errstr)
 static const struct opt options[] = {
 	OPT_FLAG('A', "all-databases", F(all_databases), 1,
 	    "every database but the system ones"),
+	OPT_STR(0, "at-gtid", "POS", F(at_gtid),
+	    "on a replica: stop replication at GTID POS for the snapshot"),
 	OPT_NUM(0, "chunk-rows", "N", F(chunk_rows), 1, 1000000000000LL,
 	    "cut tables of more than about N rows into chunks"),
 	OPT_FUNC(0, "columns", "TABLE:COL,...", add_columns, 0,
@@ -147,6 +149,8 @@ static const struct opt options[] = {
 	OPT_FLAG('B', "databases", F(by_list), 1, "every argument is a database"),
 	OPT_FLAG('E', "events", F(events), 1, "also dump events"),
 	OPT_FLAG('f', "force", F(force), 1, "write the stream even to a terminal"),
+	OPT_NUM(0, "gtid-wait-timeout", "SECONDS", F(gtid_wait_timeout), 1,
+	    86400, "--at-gtid: give up after SECONDS"),
 	OPT_FUNC(0, "ignore-table", "DB.TABLE", ignore_table, 0,
 	    "leave out this table (repeatable)"),
 	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256,
@@ -161,6 +165,12 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "no-lock", F(no_lock), 1,
 	    "with -j, no global read lock (no consistency)"),
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress, no summary"),
+	OPT_STR(0, "part", "I/N", F(part_spec),
+	    "dump part I of a plan of N parts"),
+	OPT_NUM(0, "plan", "N", F(plan_parts), 1, 1024,
+	    "print a plan of N parts, and exit"),
+	OPT_STR(0, "plan-file", "FILE", F(plan_file),
+	    "--part: the plan that --plan printed"),
 	OPT_FLAG(0, "progress", F(progress), 1,
 	    "progress on stderr (default: if it is a terminal)"),
 	OPT_FUNC('q', "quick", NULL, accepted, 0,
@@ -186,7 +196,9 @@ static const struct opt_prog prog = {
 	    "\t[-CdEfqRtv] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
 	    "\t[--columns table:col,...] [--select table.col=expr]\n"
 	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
-	    "\t[--lock-wait-timeout seconds] [--progress] [--list] db [table ...]\n"
+	    "\t[--lock-wait-timeout seconds] [--progress] [--list]\n"
+	    "\t[--plan n | --part i/n [--plan-file file]]\n"
+	    "\t[--at-gtid pos [--gtid-wait-timeout seconds]] db [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"
 	    "       dbsnap [options] -A\n",
 	.about = "A consistent snapshot of databases as a rowpipe-stream(5) stream "
@@ -199,6 +211,35 @@ static const struct opt_prog prog = {
 	},
 };
 
+/* --part I/N; what --plan, --part and --at-gtid do not go with. */
+static void
+check_parts(struct snap_opts *o)
+{
+	char	 c;
+
+	if (o->part_spec != NULL && (sscanf(o->part_spec, "%u/%u%c",
+	    &o->part, &o->parts, &c) != 2 || o->parts < 1 || o->parts > 1024 ||
+	    o->part < 1 || o->part > o->parts))
+		errx(2, "--part %s: expected I/N, 1 <= I <= N <= 1024",
+		    o->part_spec);
+	if (o->plan_parts > 0 && (o->parts > 0 || o->at_gtid != NULL))
+		errx(2, "--plan prints a plan: --part and --at-gtid are for "
+		    "dumping its parts");
+	if (o->plan_file != NULL && o->parts == 0)
+		errx(2, "--plan-file goes with --part I/N");
+	if ((o->plan_parts > 0 || o->parts > 0) && o->nwheres > 0)
+		errx(2, "--where with --plan or --part: a plan covers whole "
+		    "tables");
+	if (o->parts > 0 && (o->no_data || o->list))
+		errx(2, "--part with --no-data or --list: a part is rows");
+	if (o->plan_file != NULL && o->all_databases)
+		errx(2, "--plan-file with -A: the plan names the databases");
+	if (o->at_gtid != NULL && *o->at_gtid == '\0')
+		errx(2, "--at-gtid: empty position");
+	if (o->plan_parts > 0)
+		o->jobs = 1;		/* the plan reads on one connection */
+}
+
 static void
 parse_args(struct snap_opts *o, int argc, char *argv[])
 {
@@ -208,7 +249,10 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 	i = opt_parse(&prog, argc, argv);
 	argc -= i;
 	argv += i;
-	if (o->all_databases) {
+	check_parts(o);
+	if (o->plan_file != NULL && argc == 0 && !o->all_databases)
+		;		/* the plan names the databases */
+	else if (o->all_databases) {
 		if (argc > 0 || o->by_list)
 			opt_usage(&prog);
 	} else if (o->by_list) {
@@ -223,6 +267,8 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 		for (argc--, argv++; argc > 0; argc--, argv++)
 			push(&o->tables, &o->ntables, argv[0]);
 	}
+	if (o->plan_file != NULL)
+		plan_read(o);
 	if (conn_opts_check(&o->conn, &errstr) == -1)
 		errx(2, "%s", errstr);
 }
@@ -253,7 +299,7 @@ write_schema(struct snap *s)
 	size_t	 i;
 
 	write_header(s);
-	for (i = 0; i < s->o->ndbs && !s->o->no_create; i++) {
+	for (i = 0; i < s->o->ndbs && !s->o->no_create && part_pre(s); i++) {
 		write_object(s, &s->dbobjs.v[i]);
 		write_table_objects(s, s->o->dbs[i]);
 	}
@@ -303,9 +349,10 @@ main(int argc, char *argv[])
 	o->jobs = 1;
 	o->chunk_rows = 100000;
 	o->lock_wait_timeout = 60;
+	o->gtid_wait_timeout = 60;
 	o->progress = -1;
 	parse_args(o, argc, argv);
-	if (!o->list && !o->force)
+	if (!o->list && !o->plan_parts && !o->force)
 		refuse_terminal(STDOUT_FILENO, "write a frame stream there",
 		    "redirect it, or use --force");
 	if (conn_opts_finish(&o->conn, &errstr) == -1)
@@ -328,11 +375,25 @@ main(int argc, char *argv[])
 			err(1, "stdout");
 		return 0;
 	}
+	if (o->plan_parts > 0) {
+		session_snapshot(&s);
+		discover_details(&s);
+		plan_print(&s);
+		if (stdout_finish() == -1)
+			err(1, "stdout");
+		return 0;
+	}
 	open_connections(&s);
+	if (o->at_gtid != NULL)
+		replica_stop_at(&s);
 	session_snapshot(&s);
+	if (o->at_gtid != NULL)
+		replica_restart(&s);
 	say(&s, "snapshot on %u connection%s: consistency=%s", o->jobs,
 	    o->jobs == 1 ? "" : "s", s.consistency);
 	discover_details(&s);
+	if (o->parts > 0)
+		part_begin(&s);
 	count_left_out(&s);
 	say(&s, "%zu routines, %zu views, %zu triggers, %zu events",
 	    s.routines.n, s.views.n, s.triggers.n, s.events.n);
@@ -347,10 +408,12 @@ main(int argc, char *argv[])
 	write_schema(&s);
 	if (!o->no_data)
 		run_workers(&s);
-	write_objects(&s, &s.routines);
-	write_objects(&s, &s.views);
-	write_objects(&s, &s.triggers);
-	write_objects(&s, &s.events);
+	if (part_post(&s)) {
+		write_objects(&s, &s.routines);
+		write_objects(&s, &s.views);
+		write_objects(&s, &s.triggers);
+		write_objects(&s, &s.events);
+	}
 	if (frame_writer_close(s.fw) == -1) {
 		if (errno == EPIPE)
 			exit(1);
@@ -358,6 +421,7 @@ main(int argc, char *argv[])
 	}
 	progress_done(s.prog);
 	say_done(&s);
-	report_left_out(&s);
+	if (part_post(&s))
+		report_left_out(&s);
 	return 0;
 }
