@@ -84,6 +84,7 @@ die(struct snap *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarnx(fmt, ap);
 	va_end(ap);
+	replica_restore(s);	/* --at-gtid: replication as it was found */
 	_exit(1);
 }
 
