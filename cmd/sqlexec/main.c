@@ -53,6 +53,19 @@ rename_db(void *base, const struct opt *op, char *arg, const char **errstr)
 	return 0;
 }
 
+/* --input FILE, repeatable. */
+static int
+add_input(void *base, const struct opt *op, char *arg, const char **errstr)
+{
+	struct sx_opts	*o = base;
+
+	o->inputs = reallocarray(o->inputs, o->ninputs + 1, sizeof(*o->inputs));
+	if (o->inputs == NULL)
+		err(1, NULL);
+	o->inputs[o->ninputs++] = arg;
+	return 0;
+}
+
 #define F(m)	OPT_FIELD(struct sx_opts, m)
 static const struct opt options[] = {
 	OPT_SIZE(0, "batch-bytes", "BYTES", F(batch_bytes), 1, 1ULL << 40,
@@ -68,6 +81,8 @@ static const struct opt options[] = {
 	    "connect to nothing, print what would be done"),
 	OPT_FLAG('f', "force", F(force), 1,
 	    "report a failed statement and go on"),
+	OPT_FUNC(0, "input", "FILE", add_input, 0,
+	    "read FILE (repeatable: the parts of one plan)"),
 	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256, "use N connections"),
 	OPT_FLAG(0, "keep-checks", F(keep_checks), 1,
 	    "leave foreign_key_checks and unique_checks on"),
@@ -109,7 +124,7 @@ static const struct opt_prog prog = {
 	    "\t[--strict] [--no-binlog] [--keep-checks] [--no-bulk] [--no-create]\n"
 	    "\t[--progress]"
 	    " [--batch-bytes bytes] [--default-character-set charset]\n"
-	    "\t[[-D] database]\n",
+	    "\t[--input file ...] [[-D] database]\n",
 	.about = "Execute a statement stream (sqlsplit's output) or load a snapshot\n"
 	    "stream (dbsnap's) on a server.",
 	.version = "sqlexec " SQLEXEC_VERSION,
@@ -124,8 +139,9 @@ int
 main(int argc, char *argv[])
 {
 	struct sx_opts	*o = &the_opts;
+	struct sx_parts	*ps = NULL;
 	const char	*errstr;
-	int		 i, r;
+	int		 i, r, fd = STDIN_FILENO;
 
 	i = opt_parse(&prog, argc, argv);
 	argc -= i;
@@ -144,8 +160,9 @@ main(int argc, char *argv[])
 		    "backquotes or dots)", o->checkpoint);
 	if (o->checkpoint != NULL && o->dry_run)
 		errx(2, "--checkpoint and --dry-run: -n connects to nothing");
-	refuse_terminal(STDIN_FILENO, "read statements from it",
-	    "pipe sqlsplit's output in");
+	if (o->ninputs == 0)
+		refuse_terminal(STDIN_FILENO, "read statements from it",
+		    "pipe sqlsplit's output in");
 
 	if (!o->dry_run) {
 		if (conn_opts_check(&o->conn, &errstr) == -1)
@@ -153,7 +170,15 @@ main(int argc, char *argv[])
 		if (conn_opts_finish(&o->conn, &errstr) == -1)
 			errx(2, "%s", errstr);
 	}
-	r = sx_run(STDIN_FILENO, o);
+	/* The parts are checked before anything connects. */
+	if (o->ninputs > 0) {
+		ps = sx_parts_open(o->inputs, o->ninputs);
+		fd = sx_parts_start(ps);
+		o->input_name = o->ninputs > 1 ? "the parts" : o->inputs[0];
+	}
+	r = sx_run(fd, o);
+	if (ps != NULL && sx_parts_finish(ps, fd) == -1)
+		r = -1;
 	conn_opts_clear(&o->conn);
 	if (o->dry_run && stdout_finish() == -1)
 		err(1, "stdout");

@@ -64,7 +64,25 @@ struct sx_opts {
 	int		 verbose;
 	int		 quiet;		/* -q: no summary unless something failed */
 	struct names	 names;		/* --rename-db */
+	char		**inputs;	/* --input FILE ..., or none: stdin */
+	size_t		 ninputs;
+	const char	*input_name;	/* for messages: "stdin", "the parts" */
 };
+
+/*
+ * parts.c: --input FILE ... (#19).  sx_parts_open() opens the inputs and
+ * reads their headers; several must be the parts of one dbsnap --plan,
+ * all at one GTID position, each part once: otherwise it says why and
+ * exits 1, before anything connects.  sx_parts_start() starts a thread
+ * that writes them, in part order, as one snapshot stream into a pipe,
+ * and returns the pipe's read end.  sx_parts_finish() closes that fd,
+ * waits for the thread and frees ps; -1 if an input was damaged (the
+ * thread has said which; the loader saw a truncated stream).
+ */
+struct sx_parts;
+struct sx_parts	*sx_parts_open(char **paths, size_t n);
+int		 sx_parts_start(struct sx_parts *);
+int		 sx_parts_finish(struct sx_parts *, int fd);
 
 /* What a statement may do (classify.c). */
 enum sx_action {
