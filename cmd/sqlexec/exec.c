@@ -781,7 +781,8 @@ report_end(struct sx *x, struct frame_reader *r, int input_err)
 	    FRAME_ABORT_DAMAGED)
 		sx_report_damage(x, why);
 	else if (input_err == 1)
-		fprintf(stderr, "%s: stdin: %s\n", getprogname(),
+		fprintf(stderr, "%s: %s: %s\n", getprogname(),
+		    x->o->input_name != NULL ? x->o->input_name : "stdin",
 		    frame_reader_errstr(r));
 	if (x->interrupted == 0 && x->err.msg != NULL)
 		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
