@@ -259,7 +259,7 @@ header(struct loader *l, const struct buf *hdr)
 {
 	struct rp_kv	 kv;
 	struct dec	 d;
-	const char	*tz;
+	const char	*tz, *part, *parts;
 
 	dec_init(&d, hdr->p, hdr->len);
 	if (hdr->len == 0 || dec_kv(&d, &kv) == -1) {
@@ -271,6 +271,16 @@ header(struct loader *l, const struct buf *hdr)
 		return -1;
 	}
 	l->hash = sx_id_digest(&l->id);
+	/* One part alone is not a dump (parts.c loads a plan's parts). */
+	if ((part = rp_kv_get(&kv, "part")) != NULL &&
+	    ((parts = rp_kv_get(&kv, "parts")) == NULL ||
+	    strcmp(parts, "1") != 0)) {
+		sx_set_error(l->x, 0, "the input is part %s of %s of a dbsnap "
+		    "plan: load every part at once (--input FILE for each)",
+		    part, parts != NULL ? parts : "?");
+		l->x->no_resume = 1;
+		return -1;
+	}
 	if ((tz = rp_kv_get(&kv, "time_zone")) == NULL)
 		tz = "";
 	if ((l->time_zone = strdup(tz)) == NULL) {
