@@ -8,7 +8,7 @@ PKGS="make gcc clang libclang-rt-14-dev pkg-config
 default-libmysqlclient-dev liblz4-dev libbsd-dev libxxhash-dev libcmocka-dev
 libjansson-dev nettle-dev jq
 mariadb-server mariadb-client mariadb-test lz4 zstd mandoc perl tzdata
-netcat-openbsd mydumper openssl tmux parallel"
+netcat-openbsd mydumper openssl tmux parallel xxhash"
 
 missing=
 for p in $PKGS; do
