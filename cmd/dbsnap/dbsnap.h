@@ -288,7 +288,7 @@ int	 part_post(const struct snap *);
  * SQL thread exactly at POS (or finds it there) and checks its executed
  * position; replica_restart() starts replication again as it was found
  * and adds gtid_pos to the header.  Between the two, replica_restore()
- * (called by fail()) puts replication back before dbsnap exits, and
+ * (called by die()) puts replication back before dbsnap exits, and
  * SIGINT, SIGTERM and SIGHUP wait until it has.
  */
 void	 replica_stop_at(struct snap *);

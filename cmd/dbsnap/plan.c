@@ -558,11 +558,11 @@ check_catalogue(struct snap *s, struct plan *p)
 			continue;
 		if ((t = find_table(s, u->schema, u->table)) == NULL ||
 		    t->is_view || t->is_sequence)
-			fail(s, "%s.%s: in the plan, but not a table on this "
+			die(s, "%s.%s: in the plan, but not a table on this "
 			    "server", u->schema, u->table);
 		if (u->column != NULL && (!key_is_integer(t) ||
 		    strcmp(t->cols[t->key[0]].name, u->column) != 0))
-			fail(s, "%s.%s: the plan cuts it on column %s, which "
+			die(s, "%s.%s: the plan cuts it on column %s, which "
 			    "does not start its key here: make a new plan",
 			    u->schema, u->table, u->column);
 		p->tab[u->tindex] = t;
@@ -574,7 +574,7 @@ check_catalogue(struct snap *s, struct plan *p)
 		for (j = 0; j < p->ntab && p->tab[j] != t; j++)
 			;
 		if (j == p->ntab)
-			fail(s, "%s.%s: not in the plan (made before the table "
+			die(s, "%s.%s: not in the plan (made before the table "
 			    "was?): make a new plan", t->schema, t->name);
 	}
 }

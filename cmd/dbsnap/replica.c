@@ -14,7 +14,7 @@
  * connection, and replication is started again as it was found.
  *
  * A DBA does not forgive a replica left stopped: from the first STOP on,
- * every way out (an error through fail(), a timeout, SIGINT, SIGTERM,
+ * every way out (an error through die(), a timeout, SIGINT, SIGTERM,
  * SIGHUP) starts replication again first.  The signals are blocked while
  * replication is stopped and looked at between the waits, which are cut
  * into slices of one second.  Only SIGKILL (or a lost server) can leave
@@ -219,7 +219,7 @@ unblock(struct replica *r)
 }
 
 /*
- * On every way out once replication was stopped.  No fail() in here: it
+ * On every way out once replication was stopped.  No die() in here: it
  * calls this.  A second connection if the first is gone.
  */
 void
@@ -305,7 +305,7 @@ where(struct snap *s, const struct gtid *pos, size_t npos, char **curp)
 	if (r->mariadb) {
 		v = value(s, "replica position", "SELECT @@GLOBAL.gtid_slave_pos");
 		if (v == NULL || (n = parse_pos(v, cur, 256)) == -1)
-			fail(s, "--at-gtid: cannot read @@gtid_slave_pos (%s)",
+			die(s, "--at-gtid: cannot read @@gtid_slave_pos (%s)",
 			    v != NULL ? v : "NULL");
 		*curp = v;
 		return relate(cur, (size_t)n, pos, npos);
@@ -370,7 +370,7 @@ wait_stopped(struct snap *s, double deadline)
 	for (;;) {
 		check_signals(s);
 		if (status(s, &io, &sql, NULL) == -1)
-			fail(s, "--at-gtid: the server stopped being a replica");
+			die(s, "--at-gtid: the server stopped being a replica");
 		if (!sql)
 			return 0;
 		if (now() > deadline)
@@ -393,10 +393,10 @@ open_replica(struct snap *s)
 	r->mariadb = v != NULL && strstr(v, "MariaDB") != NULL;
 	r->replica_kw = !r->mariadb && mysql_get_server_version(r->m) >= 80022;
 	if (status(s, &r->io_was, &r->sql_was, &using) == -1)
-		fail(s, "--at-gtid: the server is not a replica (SHOW %s "
+		die(s, "--at-gtid: the server is not a replica (SHOW %s "
 		    "STATUS is empty)", kw(r));
 	if (r->mariadb && (using == NULL || strcasecmp(using, "No") == 0))
-		fail(s, "--at-gtid: replication does not use GTIDs "
+		die(s, "--at-gtid: replication does not use GTIDs "
 		    "(Using_Gtid: No): CHANGE MASTER TO master_use_gtid="
 		    "slave_pos first");
 	free(using);
@@ -417,12 +417,12 @@ replica_stop_at(struct snap *s)
 	open_replica(s);
 	r = rep(s);
 	if (r->mariadb && (npos = parse_pos(r->pos, pos, 256)) <= 0)
-		fail(s, "--at-gtid %s: not a GTID position (domain-server-"
+		die(s, "--at-gtid %s: not a GTID position (domain-server-"
 		    "sequence, comma-separated, one per domain)", r->pos);
 	/* Past it already: refused before replication is touched. */
 	if ((rel = where(s, pos, (size_t)npos, &cur)) == G_PAST ||
 	    rel == G_OTHER)
-		fail(s, "--at-gtid %s: the replica has executed %s, past or "
+		die(s, "--at-gtid %s: the replica has executed %s, past or "
 		    "beside that position: it cannot stop there", r->pos, cur);
 	free(cur);
 
@@ -449,14 +449,14 @@ replica_stop_at(struct snap *s)
 		if (wait_pos(s, deadline) == -1 ||
 		    wait_stopped(s, deadline + 10) == -1) {
 			(void)where(s, pos, (size_t)npos, &cur);
-			fail(s, "--at-gtid %s: the replica did not reach it "
+			die(s, "--at-gtid %s: the replica did not reach it "
 			    "within %u s (--gtid-wait-timeout): it is at %s",
 			    r->pos, tmo, cur != NULL ? cur : "?");
 		}
 		rel = where(s, pos, (size_t)npos, &cur);
 	}
 	if (rel != G_EQUAL)
-		fail(s, "--at-gtid %s: the replica stopped at %s, not there",
+		die(s, "--at-gtid %s: the replica stopped at %s, not there",
 		    r->pos, cur != NULL ? cur : "?");
 	free(cur);
 	buf_release(&q);
