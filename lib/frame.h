@@ -66,7 +66,11 @@ enum rp_object_kind {
 	OBJ_FUNCTION = 5,
 	OBJ_TRIGGER = 6,
 	OBJ_EVENT = 7,
-	OBJ_SEQUENCE = 8
+	OBJ_SEQUENCE = 8,
+	/* 9 and 10 are reserved for PACKAGE and PACKAGE BODY */
+	OBJ_USER = 11,		/* an account: SHOW CREATE USER */
+	OBJ_ROLE = 12,		/* a role: CREATE ROLE ... [WITH ADMIN ...] */
+	OBJ_GRANT = 13		/* one line of SHOW GRANTS of an account or role */
 };
 
 /* "database", "table", ... as rowpipe-stream(5) names them; or NULL. */

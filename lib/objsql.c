@@ -36,6 +36,7 @@ struct objsql {
 	struct buf	 b;		/* the statement being built */
 	struct buf	 ddl;		/* its definition, as the target sees it */
 	char		 err[512];
+	int		 accounts;	/* the accounts' import role is set */
 };
 
 static const struct names no_names = NAMES_INIT;
@@ -537,6 +538,165 @@ object(struct objsql *x, const struct rp_object *ob)
 	return 0;
 }
 
+/*
+ * CREATE USER or CREATE ROLE with IF NOT EXISTS: an account that the
+ * target already has (root@localhost, the restoring account itself)
+ * keeps its password and settings; the grants that follow add to it.
+ */
+static int
+create_if_missing(struct objsql *x, const struct rp_object *ob,
+    const char *prefix)
+{
+	size_t	 n = strlen(prefix);
+
+	if (ob->ddl_len > n && memcmp(ob->ddl, prefix, n) == 0 &&
+	    strncmp(ob->ddl + n, "IF NOT EXISTS", 13) != 0) {
+		buf_add(&x->b, ob->ddl, n);
+		buf_adds(&x->b, "IF NOT EXISTS ");
+		buf_add(&x->b, ob->ddl + n, ob->ddl_len - n);
+	} else
+		buf_add(&x->b, ob->ddl, ob->ddl_len);
+	return emit(x, OBJSQL_CREATE, 0);
+}
+
+/*
+ * A line of SHOW GRANTS without its IDENTIFIED ... clause (MariaDB puts
+ * the account's authentication in the first GRANT line; CREATE USER
+ * carries it, and an account that exists keeps its own), into b.
+ * Returns 1 if what is left grants nothing (GRANT USAGE ON *.* TO the
+ * account, with no REQUIRE, WITH or anything after it), else 0.
+ */
+static int
+grant_text(struct buf *b, const char *ddl, size_t len)
+{
+	struct sqltok_lexer	 l;
+	struct sqltok		 t, first[3];
+	const char		*cut = NULL, *resume = NULL;
+	int			 n = 0, after_to = 0, tail = 0;
+
+	sqltok_init(&l, ddl, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END) {
+		if (n < 3)
+			first[n] = t;
+		n++;
+		if (cut != NULL && resume == NULL && t.kind == SQLTOK_WORD &&
+		    (sqltok_is(&t, "REQUIRE") || sqltok_is(&t, "WITH")))
+			resume = t.p;
+		if (cut == NULL && after_to && t.kind == SQLTOK_WORD &&
+		    sqltok_is(&t, "IDENTIFIED"))
+			cut = t.p;
+		else if (cut == NULL && after_to && t.kind == SQLTOK_WORD)
+			tail = 1;	/* something after the grantee */
+		if (t.kind == SQLTOK_WORD && sqltok_is(&t, "TO"))
+			after_to = 1;
+	}
+	if (cut == NULL) {
+		buf_add(b, ddl, len);
+	} else {
+		while (cut > ddl && (cut[-1] == ' ' || cut[-1] == '\t'))
+			cut--;
+		buf_add(b, ddl, (size_t)(cut - ddl));
+		if (resume != NULL) {
+			buf_addc(b, ' ');
+			buf_add(b, resume, (size_t)(ddl + len - resume));
+			tail = 1;
+		}
+	}
+	return n >= 3 && sqltok_is(&first[0], "GRANT") &&
+	    sqltok_is(&first[1], "USAGE") && sqltok_is(&first[2], "ON") &&
+	    !tail && (cut == NULL || resume == NULL);
+}
+
+static int
+grant(struct objsql *x, const struct rp_object *ob)
+{
+	struct buf	 t = BUF_INIT;
+	int		 empty;
+
+	empty = grant_text(&t, ob->ddl, ob->ddl_len);
+	if (t.err) {
+		buf_release(&t);
+		return xfail(x, "%s", strerror(ENOMEM));
+	}
+	if (empty) {
+		buf_release(&t);
+		return 0;
+	}
+	/* --rename-db: the databases the grant names (`db`.* , `db`.`t`) */
+	if (x->n->ndb_renames > 0)
+		names_ddl_refs(x->n, &x->b, t.p, t.len, "");
+	else
+		buf_add(&x->b, t.p, t.len);
+	buf_release(&t);
+	return emit(x, OBJSQL_CREATE, 0);
+}
+
+/*
+ * dbsnap --users: accounts, roles and grants; no USE, no DROP.  As
+ * mariadb-dump does (client/mysqldump.c, dump_all_users_roles_and_
+ * grants()), a role of its own administers the roles while they are
+ * made, so that the restoring account can grant them without becoming
+ * their admin; the grants then make the source's admins (WITH ADMIN
+ * OPTION), and the helper role goes at the end (the object marked
+ * last=1).
+ */
+#define IMPORT_ROLE	"`rowpipe_import_role`"
+
+static int
+accounts_begin(struct objsql *x)
+{
+	if (x->accounts)
+		return 0;
+	x->accounts = 1;
+	return emit_text(x, OBJSQL_CONTEXT,
+	    "CREATE ROLE IF NOT EXISTS " IMPORT_ROLE) == -1 ||
+	    emit_text(x, OBJSQL_CONTEXT,
+	    "GRANT " IMPORT_ROLE " TO CURRENT_USER()") == -1 ||
+	    emit_text(x, OBJSQL_CONTEXT, "SET ROLE " IMPORT_ROLE) == -1 ?
+	    -1 : 0;
+}
+
+static int
+accounts_end(struct objsql *x, const struct rp_object *ob)
+{
+	const char	*last = rp_kv_get(&ob->attrs, "last");
+
+	if (!x->accounts || last == NULL || strcmp(last, "1") != 0)
+		return 0;
+	x->accounts = 0;
+	return emit_text(x, OBJSQL_CONTEXT, "SET ROLE NONE") == -1 ||
+	    emit_text(x, OBJSQL_CONTEXT, "DROP ROLE " IMPORT_ROLE) == -1 ?
+	    -1 : 0;
+}
+
+static int
+account(struct objsql *x, const struct rp_object *ob)
+{
+	int	 r;
+
+	if (x->o.no_create || x->n->ntables > 0)
+		return 0;
+	x->tdb = "";
+	if (accounts_begin(x) == -1)
+		return -1;
+	switch (ob->kind) {
+	case OBJ_USER:
+		r = create_if_missing(x, ob, "CREATE USER ");
+		break;
+	case OBJ_ROLE:
+		if (ob->ddl_len <= 12 || memcmp(ob->ddl, "CREATE ROLE ", 12) != 0)
+			return xfail(x, "role %s: not a CREATE ROLE", ob->name);
+		buf_addf(&x->b, "CREATE ROLE IF NOT EXISTS %.*s WITH ADMIN "
+		    IMPORT_ROLE, (int)(ob->ddl_len - 12), ob->ddl + 12);
+		r = emit(x, OBJSQL_CREATE, 0);
+		break;
+	default:
+		r = grant(x, ob);
+		break;
+	}
+	return r == -1 ? -1 : accounts_end(x, ob);
+}
+
 int
 objsql_object(struct objsql *x, const struct rp_object *ob, objsql_cb cb,
     void *arg)
@@ -551,7 +711,13 @@ objsql_object(struct objsql *x, const struct rp_object *ob, objsql_cb cb,
 	buf_reset(&x->b);
 	buf_reset(&x->ddl);
 	x->b.err = x->ddl.err = 0;
-	r = ob->kind == OBJ_DATABASE ? database(x, ob) : object(x, ob);
+	if (ob->kind == OBJ_DATABASE)
+		r = database(x, ob);
+	else if (ob->kind == OBJ_USER || ob->kind == OBJ_ROLE ||
+	    ob->kind == OBJ_GRANT)
+		r = account(x, ob);
+	else
+		r = object(x, ob);
 	x->ob = NULL;
 	return r;
 }

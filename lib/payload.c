@@ -60,6 +60,9 @@ static const char *const object_kinds[] = {
 	[OBJ_TRIGGER] = "trigger",
 	[OBJ_EVENT] = "event",
 	[OBJ_SEQUENCE] = "sequence",
+	[OBJ_USER] = "user",
+	[OBJ_ROLE] = "role",
+	[OBJ_GRANT] = "grant",
 };
 #define NOBJECT_KINDS	(int)(sizeof(object_kinds) / sizeof(object_kinds[0]))
 

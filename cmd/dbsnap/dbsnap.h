@@ -160,6 +160,7 @@ struct snap_opts {
 	int		 by_list;	/* -B: every argument is a database */
 	int		 no_data, no_create;
 	int		 routines, triggers, events;
+	int		 users;		/* --users */
 	int		 no_lock;
 	int		 list;
 	int		 force;
@@ -187,6 +188,8 @@ struct snap {
 	struct objlist	 views;
 	struct objlist	 triggers;
 	struct objlist	 events;
+	struct objlist	 users;		/* --users: OBJ_USER, then OBJ_ROLE */
+	struct objlist	 grants;	/* --users: OBJ_GRANT */
 	struct attrs	 header;
 	const char	*consistency;
 	struct frame_writer *fw;
@@ -197,6 +200,7 @@ struct snap {
 	uint64_t	 next_id;
 	struct leftout {		/* in the databases, not in the stream */
 		uint64_t	 procedures, functions, events, triggers;
+		uint64_t	 users, roles;
 	}		 left;
 };
 
@@ -251,6 +255,9 @@ void	 database_object(struct snap *, const char *db, const char *dbcoll);
 void	 table_details(struct snap *, struct table *, const char *dbcoll);
 void	 discover_routines(struct snap *, const char *db, const char *dbcoll);
 void	 order_views(struct objlist *);
+
+/* users.c: --users, the accounts, roles and grants */
+void	 discover_users(struct snap *);
 
 /* leftout.c: count them in the snapshot, name them at the end */
 void	 count_left_out(struct snap *);

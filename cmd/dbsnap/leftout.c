@@ -1,7 +1,7 @@
 /*
  * leftout: what exists in the dumped databases but is not in the stream
  * (routines without -R, events without -E, triggers with
- * --skip-triggers), counted in the snapshot and named in one line at the
+ * --skip-triggers, and with -A the accounts without --users), counted in the snapshot and named in one line at the
  * end with the option that includes it, so that a copy never leaves them
  * out silently.
  */
@@ -58,6 +58,28 @@ count(struct snap *s, const char *what, const char *select,
 	buf_release(&q);
 }
 
+/*
+ * -A without --users: the accounts and roles (mysql.user), which a server
+ * migration needs too.  Without the privilege to read them, no count.
+ */
+static void
+count_accounts(struct snap *s)
+{
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	static const char q[] = "SELECT SUM(is_role <> 'Y'), SUM(is_role = "
+	    "'Y') FROM mysql.user";
+
+	if (mysql_real_query(s->conns[0], q, sizeof(q) - 1) != 0 ||
+	    (r = mysql_store_result(s->conns[0])) == NULL)
+		return;
+	if ((row = mysql_fetch_row(r)) != NULL) {
+		s->left.users = row[0] != NULL ? strtoull(row[0], NULL, 10) : 0;
+		s->left.roles = row[1] != NULL ? strtoull(row[1], NULL, 10) : 0;
+	}
+	mysql_free_result(r);
+}
+
 void
 count_left_out(struct snap *s)
 {
@@ -74,6 +96,8 @@ count_left_out(struct snap *s)
 	if (!s->o->triggers)
 		count(s, "triggers", "SELECT 'TRIGGER', COUNT(*) FROM "
 		    "information_schema.TRIGGERS", "TRIGGER_SCHEMA");
+	if (s->o->all_databases && !s->o->users)
+		count_accounts(s);
 }
 
 /* ", 2 procedures" */
@@ -102,6 +126,10 @@ report_left_out(struct snap *s)
 	add(&b, l->triggers, "trigger", "triggers");
 	if (l->triggers > 0)
 		buf_adds(&b, " (add --triggers)");
+	add(&b, l->users, "user", "users");
+	add(&b, l->roles, "role", "roles");
+	if (l->users + l->roles > 0)
+		buf_adds(&b, " (add --users)");
 	if (b.len > 0 && !b.err)
 		fprintf(stderr, "%s: left out: %s\n", getprogname(), b.p);
 	buf_release(&b);

@@ -184,6 +184,8 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "skip-triggers", F(triggers), 0, "leave out triggers"),
 	OPT_FLAG(0, "no-triggers", F(triggers), 0, NULL),
 	OPT_FLAG(0, "triggers", F(triggers), 1, "dump triggers"),
+	OPT_FLAG(0, "users", F(users), 1,
+	    "also dump accounts, roles and grants (alone: only those)"),
 	OPT_FLAG('v', "verbose", F(verbose), 1, "say each step on stderr"),
 	OPT_FUNC('w', "where", "[TABLE:]COND", add_where, 0,
 	    "only rows where COND holds (repeatable)"),
@@ -196,11 +198,12 @@ static const struct opt_prog prog = {
 	    "\t[-CdEfqRtv] [-j jobs] [--chunk-rows n] [-w [table:]cond]\n"
 	    "\t[--columns table:col,...] [--select table.col=expr]\n"
 	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
-	    "\t[--lock-wait-timeout seconds] [--progress] [--list]\n"
+	    "\t[--lock-wait-timeout seconds] [--progress] [--list] [--users]\n"
 	    "\t[--plan n | --part i/n [--plan-file file]]\n"
 	    "\t[--at-gtid pos [--gtid-wait-timeout seconds]] db [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"
-	    "       dbsnap [options] -A\n",
+	    "       dbsnap [options] -A [--users]\n"
+	    "       dbsnap [options] --users\n",
 	.about = "A consistent snapshot of databases as a rowpipe-stream(5) stream "
 	    "on stdout.",
 	.version = "dbsnap " DBSNAP_VERSION,
@@ -260,6 +263,8 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 			opt_usage(&prog);
 		for (; argc > 0; argc--, argv++)
 			push(&o->dbs, &o->ndbs, argv[0]);
+	} else if (argc == 0 && o->users) {
+		;			/* the accounts only */
 	} else {
 		if (argc == 0)
 			opt_usage(&prog);
@@ -299,6 +304,8 @@ write_schema(struct snap *s)
 	size_t	 i;
 
 	write_header(s);
+	if (part_pre(s))
+		write_objects(s, &s->users);	/* before definers name them */
 	for (i = 0; i < s->o->ndbs && !s->o->no_create && part_pre(s); i++) {
 		write_object(s, &s->dbobjs.v[i]);
 		write_table_objects(s, s->o->dbs[i]);
@@ -394,9 +401,12 @@ main(int argc, char *argv[])
 	discover_details(&s);
 	if (o->parts > 0)
 		part_begin(&s);
+	if (o->users)
+		discover_users(&s);
 	count_left_out(&s);
-	say(&s, "%zu routines, %zu views, %zu triggers, %zu events",
-	    s.routines.n, s.views.n, s.triggers.n, s.events.n);
+	say(&s, "%zu routines, %zu views, %zu triggers, %zu events, %zu users "
+	    "and roles, %zu grants", s.routines.n, s.views.n, s.triggers.n,
+	    s.events.n, s.users.n, s.grants.n);
 	if (!o->no_data)
 		plan_chunks(&s);
 	conn_opts_clear(&o->conn);
@@ -413,6 +423,7 @@ main(int argc, char *argv[])
 		write_objects(&s, &s.views);
 		write_objects(&s, &s.triggers);
 		write_objects(&s, &s.events);
+		write_objects(&s, &s.grants);	/* after what they grant on */
 	}
 	if (frame_writer_close(s.fw) == -1) {
 		if (errno == EPIPE)

@@ -103,12 +103,9 @@ frame_error(struct loader *l, const struct frame *f, const char *fmt, ...)
 static const char *
 kind_name(int kind)
 {
-	static const char *const names[] = { NULL, "database", "table",
-	    "view", "procedure", "function", "trigger", "event", "sequence" };
+	const char	*n = rp_object_kind_name(kind);
 
-	if (kind > 0 && kind < (int)(sizeof(names) / sizeof(names[0])))
-		return names[kind];
-	return "object";
+	return n != NULL ? n : "object";
 }
 
 static const char *
@@ -136,8 +133,9 @@ stmt_where(struct buf *b, const struct loader *l,
     const struct objsql_stmt *os, int c)
 {
 	if (os->obj != NULL)
-		buf_addf(b, "frame %" PRIu64 ": %s %s.%s: %s", l->frame,
-		    kind_name(os->obj->kind), os->obj->schema, os->obj->name,
+		buf_addf(b, "frame %" PRIu64 ": %s %s%s%s: %s", l->frame,
+		    kind_name(os->obj->kind), os->obj->schema,
+		    *os->obj->schema != '\0' ? "." : "", os->obj->name,
 		    role_name(os->role));
 	else
 		buf_addf(b, "session: %s", os->text);

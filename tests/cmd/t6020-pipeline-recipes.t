@@ -111,5 +111,23 @@ dsql t6020_one <items.sql
 is $? 0 "the extracted statements load"
 is "$(dsum t6020_one.items)" "$(ssum $db.items)" "and give the same table"
 
+# Move databases to a new server, accounts included (ssh: a local shell).
+sql -e "DROP USER IF EXISTS t6020_app@'%'; CREATE USER t6020_app@'%' IDENTIFIED BY 'pw';
+    GRANT SELECT ON $db.* TO t6020_app@'%'"
+dsql -e "DROP DATABASE IF EXISTS $db; DROP USER IF EXISTS t6020_app@'%'"
+dbsnap $A --users --routines --events -B $db 2>/dev/null |
+    sh -c "sqlexec $B -j 2" 2>/dev/null
+is $? 0 "dbsnap --users --routines --events -B | sqlexec -j 2"
+is "$(dsql -e "SHOW GRANTS FOR t6020_app@'%'")" "$(sql -e "SHOW GRANTS FOR t6020_app@'%'")" \
+    "the account came along with its grants"
+is "$(dsum $db.orders)" "$(ssum $db.orders)" "and the rows"
+sql -e "DROP USER t6020_app@'%'"
+
+# Restore a dump under another database name.
+dsql -e "DROP DATABASE IF EXISTS t6020_test"
+lz -d < shop.sql.lz4 | sqlsplit | sqlexec $B --rename-db $db=t6020_test 2>/dev/null
+is $? 0 "lz -d | sqlsplit | sqlexec --rename-db"
+is "$(dsum t6020_test.orders)" "$(ssum $db.orders)" "the rows went into the new name"
+
 sql -e "DROP DATABASE $db"
 done_testing

@@ -24,10 +24,6 @@
 
 static int	 text_values;
 
-static const char *const kinds[] = {
-	"?", "database", "table", "view", "procedure", "function", "trigger",
-	"event", "sequence"
-};
 
 static void
 esc(const char *s, size_t n)
@@ -138,8 +134,8 @@ main(int argc, char *argv[])
 			if (dec_object(&f, &o) == -1)
 				errx(1, "frame %" PRIu64 ": malformed object",
 				    f.seq + 1);
-			printf("OBJECT\t%s\t", o.kind > 0 && o.kind <= 8 ?
-			    kinds[o.kind] : "?");
+			printf("OBJECT\t%s\t", rp_object_kind_name(o.kind) !=
+			    NULL ? rp_object_kind_name(o.kind) : "?");
 			esc(o.schema, strlen(o.schema));
 			putchar('\t');
 			esc(o.name, strlen(o.name));

@@ -1,0 +1,111 @@
+#!/bin/sh
+# dbsnap --users: accounts, roles (with their admins), grants (tables,
+# columns, routines, proxies, roles, default roles) as objects, restored
+# on a second, fresh server by rows2sql | sqlsplit | sqlexec and by
+# sqlexec from the stream, to the same SHOW CREATE USER and SHOW GRANTS;
+# an account the target has keeps its password; -A leaves them out by
+# default and says so.
+. "$(dirname "$0")/../lib.sh"
+. "$RP_TOP/tests/server.sh"
+need_server
+SRC_SOCK=$RP_SOCK SRC_PID=$RP_SERVER_PID
+server_start "$T_DIR/dst" >/dev/null || skip_all "no second server"
+DST_SOCK=$RP_SOCK DST_PID=$RP_SERVER_PID
+RP_SOCK=$SRC_SOCK RP_SERVER_PID=$SRC_PID
+trap 'RP_SERVER_PID=$DST_PID; server_stop; rm -rf "$T_DIR"' EXIT
+B="--no-defaults -uroot -S $DST_SOCK"
+dsql() { mariadb $B --batch --skip-column-names "$@"; }
+
+DB=t1090_db
+fresh_db $DB
+sql <<SQL || exit 1
+DROP USER IF EXISTS t1090_app@'%', t1090_ro@'10.0.0.%', t1090_locked@localhost;
+DROP ROLE IF EXISTS t1090_reader;
+DROP ROLE IF EXISTS t1090_writer;
+DROP ROLE IF EXISTS t1090_all;
+CREATE TABLE $DB.t (i int, j int);
+CREATE FUNCTION $DB.f() RETURNS int DETERMINISTIC RETURN 1;
+CREATE USER t1090_app@'%' IDENTIFIED BY 'pw1';
+CREATE USER t1090_ro@'10.0.0.%' IDENTIFIED BY 'pw2' WITH MAX_QUERIES_PER_HOUR 10;
+CREATE USER t1090_locked@localhost ACCOUNT LOCK;
+CREATE ROLE t1090_reader;
+CREATE ROLE t1090_writer WITH ADMIN t1090_app@'%';
+CREATE ROLE t1090_all WITH ADMIN t1090_reader;
+GRANT SELECT ON $DB.* TO t1090_reader;
+GRANT INSERT, UPDATE (j) ON $DB.t TO t1090_writer;
+GRANT SELECT (i) ON $DB.t TO t1090_all;
+GRANT t1090_reader TO t1090_ro@'10.0.0.%';
+SET DEFAULT ROLE t1090_reader FOR t1090_ro@'10.0.0.%';
+GRANT ALL ON $DB.* TO t1090_app@'%' WITH GRANT OPTION;
+GRANT EXECUTE ON FUNCTION $DB.f TO t1090_ro@'10.0.0.%';
+GRANT PROXY ON t1090_locked@localhost TO t1090_app@'%';
+SQL
+accounts="t1090_app@'%' t1090_ro@'10.0.0.%' t1090_locked@localhost"
+roles="t1090_reader t1090_writer t1090_all"
+# What the server says about our accounts, on server $1 (src or dst).
+describe() {
+	q=
+	for a in $accounts; do q="$q SHOW CREATE USER $a; SHOW GRANTS FOR $a;"; done
+	for r in $roles; do q="$q SHOW GRANTS FOR $r;"; done
+	q="$q SELECT Role, User, Host, Admin_option FROM mysql.roles_mapping WHERE Role LIKE 't1090%' ORDER BY 1, 2, 3;"
+	if [ "$1" = src ]; then sql -e "$q"; else dsql -e "$q"; fi
+}
+describe src >src.txt || exit 1
+
+# (-B: -A would read the databases other tests make and drop meanwhile)
+dbsnap $(CONN) -R --users -B $DB >all.rp 2>err
+is "$?" 0 "--users -R -B db: exit 0"
+framecat <all.rp >all.txt
+is "$(grep -c "^OBJECT	user		\`t1090_" all.txt)" 3 "... our three users"
+is "$(grep -c "^OBJECT	role		\`t1090_" all.txt)" 3 "... our three roles"
+like "$(grep "^OBJECT	grant		\`t1090_app\`@\`%\`	GRANT \`t1090_writer\`" all.txt)" \
+    "WITH ADMIN OPTION" "... a role's admin, as a grant with ADMIN OPTION"
+first_grant=$(grep -n '^OBJECT	grant' all.txt | head -1 | cut -d: -f1)
+last_other=$(grep -n '^OBJECT	\(database\|table\|function\|procedure\|view\|trigger\|event\)' all.txt | tail -1 | cut -d: -f1)
+ok $((first_grant < last_other)) "... grants after every other object"
+
+# A fresh server: everything through SQL text.
+rows2sql <all.rp | sqlsplit | sqlexec $B 2>err
+is "$?" 0 "rows2sql | sqlsplit | sqlexec: exit 0"
+describe dst >dst.txt 2>&1
+is_file dst.txt src.txt "... the same accounts, roles, admins and grants"
+is "$(dsql -e "SELECT CURRENT_USER()")" "root@localhost" "... the target's root still logs in"
+
+# The stream itself, into the server without them.
+for a in $accounts; do dsql -e "DROP USER $a"; done
+for r in $roles; do dsql -e "DROP ROLE $r"; done
+sqlexec $B <all.rp 2>err
+is "$?" 0 "the stream into a server without them: exit 0"
+describe dst >dst.txt 2>&1
+is_file dst.txt src.txt "... the same accounts, roles, admins and grants"
+
+# An account that exists on the target keeps its own password (the roles
+# go first: one that exists, administered by another account, cannot be
+# granted by the restore).
+for r in $roles; do dsql -e "DROP ROLE $r"; done
+dsql -e "ALTER USER t1090_app@'%' IDENTIFIED BY 'other'"
+rows2sql <all.rp | sqlsplit | sqlexec $B 2>err
+is "$?" 0 "over existing accounts: exit 0"
+mariadb --no-defaults -ut1090_app -pother -h 127.0.0.1 -P "$(dsql -e 'SELECT @@port')" \
+    -e "SELECT 1" >/dev/null 2>&1
+is "$?" 0 "... an existing account keeps its password"
+is "$(dsql -e "SELECT COUNT(*) FROM mysql.user WHERE user = 'rowpipe_import_role'")" 0 \
+    "... and the restore's helper role is gone"
+
+# -A leaves the accounts out and says so (on the private server).
+dsql -e "CREATE DATABASE IF NOT EXISTS t1095_a"
+dbsnap $B -A -R >noflag.rp 2>noflag.err
+is "$?" 0 "-A without --users: exit 0"
+is "$(framecat <noflag.rp | grep -Ec '^OBJECT	(user|role|grant)	')" 0 \
+    "... no accounts in the stream"
+like "$(cat noflag.err)" "^dbsnap: left out: [0-9]+ users, 3 roles \(add --users\)$" \
+    "... and the note counts them and names --users"
+
+# --users alone: only the accounts.
+dbsnap $(CONN) --users >u.rp 2>/dev/null
+is "$?" 0 "--users alone: exit 0"
+is "$(framecat <u.rp | grep -c '^OBJECT	\(database\|table\)')" 0 "... no databases"
+
+sql -e "DROP USER t1090_app@'%', t1090_ro@'10.0.0.%', t1090_locked@localhost;
+    DROP ROLE t1090_reader; DROP ROLE t1090_writer; DROP ROLE t1090_all"
+done_testing
