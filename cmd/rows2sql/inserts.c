@@ -48,6 +48,7 @@ do_table(struct r2s *st, const struct frame *f)
 	struct tbl	*tb, **nt;
 	struct buf	*p;
 	size_t		 i, n = 0, nupd = 0;
+	uint64_t	 id;
 
 	if ((t = dec_table(f)) == NULL)
 		return fail(st, "corrupt or unreadable table frame");
@@ -65,8 +66,9 @@ do_table(struct r2s *st, const struct frame *f)
 	tb->t = t;
 	tb->id = t->id;
 	if (tbl_find(st, t->id) != NULL) {
-		tbl_free(tb);
-		return fail(st, "table id %" PRIu64 " sent twice", t->id);
+		id = t->id;
+		tbl_free(tb);		/* frees t too */
+		return fail(st, "table id %" PRIu64 " sent twice", id);
 	}
 	nt = reallocarray(st->tbls, st->ntbls + 1, sizeof(*st->tbls));
 	if (nt == NULL) {
