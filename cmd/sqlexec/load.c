@@ -39,10 +39,13 @@ struct loader {
 	uint64_t	 tot_rows;	/* the stream's estimate so far */
 	uint64_t	 dry_seq;
 	const char	*time_zone;	/* the header's */
+	const struct frame *f;		/* the frame at hand */
 	struct objsql	*objs;		/* objects as rows2sql's SQL has them */
 	char		*db;		/* connection 1's database (USE) */
 	int		 nconn;		/* connections a statement runs on */
 	int		 history;	/* system_versioning_insert_history set */
+	struct sx_deferred *defer;	/* --defer-indexes: ALTERs to run */
+	size_t		 ndefer;
 	int		 text;		/* no bulk execute: INSERT text */
 	struct sx_id	 id;		/* the input's identity, running */
 	uint64_t	 hash;		/* ... up to the frame at hand */
@@ -383,16 +386,132 @@ ckpt_error(struct loader *l, const struct frame *f)
 	    mysql_error(m));
 }
 
+/*
+ * --defer-indexes: once every row before is in, add the deferred
+ * indexes, one ALTER per table, in parallel.  0 or -1 (recorded).
+ */
+static int
+run_deferred(struct loader *l)
+{
+	size_t	 i;
+	int	 rc;
+
+	if (l->ndefer == 0 || barrier(l) == -1)
+		return l->ndefer == 0 ? 0 : -1;
+	rc = sx_defer_run(l->x, l->defer, l->ndefer);
+	for (i = 0; i < l->ndefer; i++) {
+		free(l->defer[i].table);
+		free(l->defer[i].sql);
+	}
+	l->ndefer = 0;
+	if (rc == 0) {
+		pthread_mutex_lock(&l->x->mu);
+		sx_done(l->x, l->frame - 1, l->prev_hash);
+		pthread_mutex_unlock(&l->x->mu);
+	}
+	return rc;
+}
+
+/*
+ * --defer-indexes: create table ob without its non-unique secondary
+ * keys and keep an ALTER that adds them.  *create: the object to create
+ * (ob itself, or a copy whose ddl points into ddl).  0 or -1 (recorded).
+ */
+static int
+defer_table(struct loader *l, const struct rp_object *ob,
+    struct rp_object *create, struct buf *ddl)
+{
+	struct sx_deferred *d;
+	struct buf	 adds = BUF_INIT, alter = BUF_INIT;
+	int		 rc;
+
+	*create = *ob;
+	if ((rc = sx_defer_split(ob->ddl, ob->ddl_len, ddl, &adds)) <= 0) {
+		buf_release(&adds);
+		return rc == 0 ? 0 : frame_error(l, l->f, "%s",
+		    strerror(ENOMEM));
+	}
+	buf_adds(&alter, "ALTER TABLE ");
+	quote_ident2(&alter, names_db(&l->o->names, ob->schema), ob->name);
+	buf_addc(&alter, ' ');
+	buf_add(&alter, adds.p, adds.len);
+	buf_release(&adds);
+	d = reallocarray(l->defer, l->ndefer + 1, sizeof(*d));
+	if (alter.err || d == NULL) {
+		buf_release(&alter);
+		return frame_error(l, l->f, "%s", strerror(ENOMEM));
+	}
+	l->defer = d;
+	d = &l->defer[l->ndefer++];
+	d->len = alter.len;
+	d->sql = buf_detach(&alter, NULL);
+	d->frame = l->frame;
+	if (asprintf(&d->table, "%s.%s", names_db(&l->o->names, ob->schema),
+	    ob->name) == -1)
+		d->table = NULL;
+	create->ddl = ddl->p;
+	create->ddl_len = ddl->len;
+	return 0;
+}
+
+/*
+ * --defer-indexes and --skip-to past a table's creation: if the run that
+ * created it stopped before its deferred indexes were added (it has none
+ * of them), add them at the end of this one.  0 or -1 (recorded).
+ */
+static int
+resumed(struct loader *l, const struct rp_object *ob)
+{
+	struct sx	*x = l->x;
+	struct rp_object create;
+	struct buf	 q = BUF_INIT, ddl = BUF_INIT, a = BUF_INIT;
+	MYSQL_RES	*res = NULL;
+	MYSQL_ROW	 row;
+	unsigned long	*len;
+	int		 rc = -1, has;
+
+	buf_adds(&q, "SHOW CREATE TABLE ");
+	quote_ident2(&q, names_db(&l->o->names, ob->schema), ob->name);
+	if (q.err || mysql_real_query(x->conn[0], q.p, q.len) != 0 ||
+	    (res = mysql_store_result(x->conn[0])) == NULL ||
+	    (row = mysql_fetch_row(res)) == NULL ||
+	    (len = mysql_fetch_lengths(res)) == NULL || row[1] == NULL) {
+		frame_error(l, l->f, "%s.%s: SHOW CREATE TABLE: %s",
+		    ob->schema, ob->name, mysql_error(x->conn[0]));
+		goto out;
+	}
+	if ((has = sx_defer_split(row[1], len[1], &ddl, &a)) == -1) {
+		frame_error(l, l->f, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	/* it has indexes to defer: they were added, or never deferred */
+	rc = has == 1 ? 0 : defer_table(l, ob, &create, &ddl);
+out:
+	if (res != NULL)
+		mysql_free_result(res);
+	buf_release(&q);
+	buf_release(&ddl);
+	buf_release(&a);
+	return rc;
+}
+
 static int
 object(struct loader *l, const struct frame *f)
 {
-	struct rp_object ob;
+	struct rp_object ob, create;
+	struct buf	 ddl = BUF_INIT;
 	const char	*why;
+	int		 rc = -1;
 
 	if (dec_object(f, &ob) == -1)
 		return frame_error(l, f, "corrupt object frame");
 	if (f->seq <= l->o->skip_to)
-		return 0;
+		return ob.kind == OBJ_TABLE && l->o->defer_indexes &&
+		    !l->o->no_create && !l->o->dry_run ? resumed(l, &ob) : 0;
+	/* The objects after the rows: the tables' indexes first. */
+	if (ob.kind != OBJ_DATABASE && ob.kind != OBJ_TABLE &&
+	    ob.kind != OBJ_SEQUENCE && run_deferred(l) == -1)
+		return -1;
 	if (barrier(l) == -1)
 		return -1;
 	if (l->o->dry_run) {
@@ -400,22 +519,35 @@ object(struct loader *l, const struct frame *f)
 		    kind_name(ob.kind), ob.schema, ob.name);
 		return 0;
 	}
+	create = ob;
+	if (ob.kind == OBJ_TABLE && l->o->defer_indexes && !l->o->no_create &&
+	    defer_table(l, &ob, &create, &ddl) == -1)
+		goto out;
 	l->nconn = 1;
 	/* DDL commits on its own: pending while it runs (checkpoint.c) */
 	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
-	    f->seq - 1, l->prev_hash, f->seq, l->hash, 1) == -1)
-		return ckpt_error(l, f);
-	if (objsql_object(l->objs, &ob, run_stmt, l) == -1) {
+	    f->seq - 1, l->prev_hash, f->seq, l->hash, 1) == -1) {
+		ckpt_error(l, f);
+		goto out;
+	}
+	if (objsql_object(l->objs, &create, run_stmt, l) == -1) {
 		why = objsql_errstr(l->objs);
-		return *why != '\0' ? frame_error(l, f, "%s", why) : -1;
+		if (*why != '\0')
+			frame_error(l, f, "%s", why);
+		goto out;
 	}
 	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
-	    f->seq, l->hash, 0, 0, 1) == -1)
-		return ckpt_error(l, f);
+	    f->seq, l->hash, 0, 0, 1) == -1) {
+		ckpt_error(l, f);
+		goto out;
+	}
 	pthread_mutex_lock(&l->x->mu);
 	sx_done(l->x, f->seq, l->hash);
 	pthread_mutex_unlock(&l->x->mu);
-	return 0;
+	rc = 0;
+out:
+	buf_release(&ddl);
+	return rc;
 }
 
 /*
@@ -683,6 +815,7 @@ identity_end(struct loader *l)
 static int
 dispatch_frame(struct loader *l, const struct frame *f)
 {
+	l->f = f;
 	if (identity(l, f) == -1)
 		return -1;
 	l->frame = f->seq;
@@ -765,6 +898,11 @@ loader_free(struct loader *l)
 	free((char *)l->time_zone);
 	free(l->db);
 	objsql_free(l->objs);
+	for (i = 0; i < l->ndefer; i++) {
+		free(l->defer[i].table);
+		free(l->defer[i].sql);
+	}
+	free(l->defer);
 	sx_id_free(&l->id);
 }
 
@@ -808,7 +946,8 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 		rc = -1;
 	if (rc == 0) {
 		push_all(&l);	/* tables the trailer ended without TABLE_END */
-		if (!l.o->dry_run && sx_drain(x) == 0) {
+		if (!l.o->dry_run && run_deferred(&l) == 0 &&
+		    sx_drain(x) == 0) {
 			pthread_mutex_lock(&x->mu);
 			sx_done(x, l.frame, l.hash);
 			pthread_mutex_unlock(&x->mu);

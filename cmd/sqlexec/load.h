@@ -54,6 +54,30 @@ struct sx_rows {
 	int		 text;		/* load as INSERT text (no bulk execute) */
 };
 
+/* The indexes deferred of one table (defer.c). */
+struct sx_deferred {
+	char		*table;		/* "schema.table", for messages */
+	char		*sql;		/* ALTER TABLE ... ADD ..., ADD ... */
+	size_t		 len;
+	uint64_t	 frame;		/* the table's OBJECT frame */
+};
+
+/* defer.c */
+/*
+ * Split a SHOW CREATE TABLE text (len bytes) for --defer-indexes: the
+ * CREATE without its non-unique secondary keys to create, the keys as
+ * "ADD KEY ..., ADD FULLTEXT KEY ..." to adds.  1: split; 0: nothing to
+ * defer or a table that keeps its indexes (a foreign key, text it cannot
+ * read): the buffers are then meaningless; -1: out of memory.
+ */
+int	 sx_defer_split(const char *ddl, size_t len, struct buf *create,
+	    struct buf *adds);
+/*
+ * Run the n ALTERs, in parallel over x's connections (the workers must
+ * be idle).  0, or -1 with the first error recorded (or interrupted).
+ */
+int	 sx_defer_run(struct sx *, struct sx_deferred *, size_t n);
+
 /* bulk.c */
 /*
  * Run a rows unit on conn[c] as one transaction and commit it in its

@@ -88,6 +88,10 @@ static const struct opt options[] = {
 	    "leave foreign_key_checks and unique_checks on"),
 	OPT_FLAG(0, "no-binlog", F(no_binlog), 1,
 	    "sql_log_bin=0: the restore is not binary logged"),
+	OPT_FLAG(0, "defer-indexes", F(defer_indexes), 1,
+	    "snapshot streams: add secondary indexes after the rows"),
+	OPT_FLAG(0, "no-defer-indexes", F(defer_indexes), 0,
+	    "snapshot streams: create tables with all their indexes"),
 	OPT_FLAG(0, "no-bulk", F(no_bulk), 1,
 	    "snapshot streams: rows as INSERT text, no bulk execute"),
 	OPT_FLAG(0, "no-create", F(no_create), 1,
@@ -114,6 +118,7 @@ static struct sx_opts the_opts = {
 	.commit_every = (size_t)1 << 20,
 	.batch_bytes = (size_t)1 << 20,
 	.progress = -1,
+	.defer_indexes = 1,
 };
 
 static const struct opt_prog prog = {
@@ -121,10 +126,9 @@ static const struct opt_prog prog = {
 	.usage = "usage: sqlexec " CONN_USAGE "\n"
 	    "\t[-CfnqV] [-j jobs] [--checkpoint db.table [--resume]]\n"
 	    "\t[--commit-every bytes] [--rename-db old=new] [--skip-to N:identity]\n"
-	    "\t[--strict] [--no-binlog] [--keep-checks] [--no-bulk] [--no-create]\n"
-	    "\t[--progress]"
-	    " [--batch-bytes bytes] [--default-character-set charset]\n"
-	    "\t[--input file ...] [[-D] database]\n",
+	    "\t[--strict] [--no-binlog] [--keep-checks] [--no-defer-indexes]\n"
+	    "\t[--no-bulk] [--no-create] [--progress] [--batch-bytes bytes]\n"
+	    "\t[--default-character-set charset] [--input file ...] [[-D] database]\n",
 	.about = "Execute a statement stream (sqlsplit's output) or load a snapshot\n"
 	    "stream (dbsnap's) on a server.",
 	.version = "sqlexec " SQLEXEC_VERSION,

@@ -60,6 +60,7 @@ struct sx_opts {
 	int		 keep_checks;	/* no FOREIGN_KEY_CHECKS/UNIQUE_CHECKS=0 */
 	int		 no_create;	/* snapshot streams: rows only */
 	int		 no_bulk;	/* rows as INSERT text, no bulk execute */
+	int		 defer_indexes;	/* secondary indexes after the rows */
 	int		 progress;	/* 1 on, 0 off, -1 if stderr is a tty */
 	int		 verbose;
 	int		 quiet;		/* -q: no summary unless something failed */
