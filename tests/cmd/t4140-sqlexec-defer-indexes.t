@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_server
 C=$(CONN)
-src=t4120_src ref=t4120_ref
+src=t4140_src ref=t4140_ref
 
 fresh_db $src
 sql $src <<'SQL'
