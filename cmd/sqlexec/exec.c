@@ -7,6 +7,7 @@
 #include <err.h>
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -28,6 +29,7 @@ struct dispatch {
 	uint64_t	 resumed;	/* statements skipped by --skip-to */
 	uint64_t	 dry_seq;	/* units planned, for --dry-run */
 	int		 exclusive;	/* the unit being filled is a bulk unit */
+	int		 ignore;	/* it holds an INSERT IGNORE */
 	char		**warm;		/* tables written since the last barrier */
 	size_t		 nwarm;
 	struct buf	 last;		/* the last target found warm */
@@ -107,6 +109,32 @@ cool_all(struct dispatch *d)
 	buf_reset(&d->last);
 }
 
+/*
+ * Is s an INSERT IGNORE?  MariaDB's bulk load of an empty table
+ * (MDEV-24818: unique_checks and foreign_key_checks 0) loses every row of
+ * the transaction when an INSERT IGNORE in it meets a duplicate key
+ * (10.11.19: INSERT INTO t VALUES (1); INSERT IGNORE INTO t VALUES (2),
+ * (2); COMMIT leaves t empty), so a unit holding one is never a bulk
+ * unit.  A word IGNORE before the values is enough: a false yes only
+ * costs the bulk load.
+ */
+static int
+insert_ignore(const struct rp_stmt *s)
+{
+	const char	*p = s->text, *e = s->text + s->len, *w;
+
+	for (; p < e && *p != '(' && *p != '\''; p++) {
+		if ((*p | 0x20) != 'i' || (size_t)(e - p) < 6 ||
+		    strncasecmp(p, "IGNORE", 6) != 0)
+			continue;
+		w = p + 6;
+		if ((p == s->text || !isalnum((unsigned char)p[-1])) &&
+		    (w == e || !isalnum((unsigned char)*w)))
+			return 1;
+	}
+	return 0;
+}
+
 /* Append a parallel statement to the unit being filled. */
 static int
 unit_add(struct dispatch *d, const struct rp_stmt *s)
@@ -127,6 +155,8 @@ unit_add(struct dispatch *d, const struct rp_stmt *s)
 		u->st = st;
 		u->cap = u->cap ? u->cap * 2 : 64;
 	}
+	if (insert_ignore(s))
+		d->ignore = 1;
 	st = &u->st[u->n++];
 	st->no = s->no;
 	st->line = s->line;
@@ -161,13 +191,14 @@ static void
 unit_close(struct dispatch *d)
 {
 	struct sx_unit	*u = d->cur;
-	int		 bulk = d->exclusive;
+	int		 bulk = d->exclusive && !d->ignore;
 
 	if (u == NULL)
 		return;
 	d->cur = NULL;
 	u->bulk = bulk;
 	d->exclusive = 0;
+	d->ignore = 0;
 	if (d->o->dry_run) {
 		printf("unit %" PRIu64 ": statements %" PRIu64 "-%" PRIu64
 		    ", %zu bytes: one transaction%s\n", ++d->dry_seq,
