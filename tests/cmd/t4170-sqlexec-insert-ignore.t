@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_server
 C=$(CONN)
-a=t4150_a b=t4150_b
+a=t4170_a b=t4170_b
 
 cat >in.sql <<'SQL'
 CREATE TABLE t (id INT PRIMARY KEY, v INT);
