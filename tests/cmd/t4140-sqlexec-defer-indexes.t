@@ -55,6 +55,14 @@ for how in "" --no-defer-indexes; do
 	is_file got.hex ref.hex "${how:-deferred}: HEX() of every value"
 done
 
+# under another name (--rename-db): the deferred indexes go to it
+sql -e "DROP DATABASE IF EXISTS t4140_rn"
+sqlexec $C -j 2 --commit-every 300K --rename-db $src=t4140_rn <s.rp 2>err
+is $? 0 "--rename-db: restore"
+db_objects t4140_rn | sed "s/t4140_rn/DB/g" >rn.objs
+is_file rn.objs ref.objs "--rename-db: SHOW CREATE TABLE of every table"
+sql -e "DROP DATABASE t4140_rn"
+
 # cut in the middle of ix's rows: its deferred indexes are not there yet
 sql -e "DROP DATABASE $src"
 head -c $(($(wc -c <s.rp) / 2)) s.rp | sqlexec $C -j 2 --commit-every 300K 2>err
