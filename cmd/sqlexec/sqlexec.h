@@ -147,6 +147,7 @@ struct sx {
 	struct progress	*prog;
 	struct sx_intr	*intr;		/* NULL: signals not taken */
 	struct sx_bulk	*bulk;		/* per connection (bulk.c), or NULL */
+	struct sx_lit	*lit;		/* per connection (lit.c), or NULL */
 	int		 by_frame;	/* positions are frames (load.c) */
 
 	pthread_mutex_t	 mu;		/* everything below */
@@ -178,6 +179,7 @@ struct sx {
 	uint64_t	 rows;		/* affected */
 	uint64_t	 bytes;		/* statement text executed */
 	uint64_t	 nwarnings;	/* server warnings of committed work */
+	uint64_t	 nlit;		/* statements run by bulk executes */
 	unsigned	 warn_shown;	/* statements whose warnings were printed */
 };
 
