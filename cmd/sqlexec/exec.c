@@ -19,7 +19,8 @@
 #include <errmsg.h>
 
 #include "util.h"
-#include "sqlexec.h"
+#include "lit.h"
+#include "load.h"
 
 struct dispatch {
 	struct sx	*x;
@@ -702,6 +703,10 @@ summary(struct dispatch *d, double secs)
 	buf_addf(&b, "%s: %" PRIu64 " %s, %" PRIu64 " %s affected, ",
 	    getprogname(), x->nstmts, x->nstmts == 1 ? "statement" :
 	    "statements", x->rows, x->rows == 1 ? "row" : "rows");
+	/* the paths the statements took (lit.c) */
+	if (x->lit != NULL)
+		buf_addf(&b, "%" PRIu64 " by bulk execute and %" PRIu64
+		    " as text, ", x->nlit, x->nstmts - x->nlit);
 	sx_add_bytes(&b, (double)x->bytes);
 	buf_addf(&b, " in %.2f s", secs);
 	if (secs > 0) {
@@ -718,6 +723,7 @@ summary(struct dispatch *d, double secs)
 		    x->nwarnings == 1 ? "" : "s");
 	if (x->nfailed > 0)
 		buf_addf(&b, ", %" PRIu64 " FAILED", x->nfailed);
+
 	fprintf(stderr, "%s\n", b.p);
 	buf_release(&b);
 }
@@ -884,6 +890,10 @@ sx_run(int fd, const struct sx_opts *given)
 			sx_id_free(&d.id);
 			return -1;
 		}
+		/* INSERTs of literals through bulk executes (lit.c) */
+		if (!o->no_bulk && sx_bulk_supported(x.conn[0]) &&
+		    sx_lit_new(&x) == -1)
+			warn("bulk");		/* then as text */
 		/* Before any thread: they inherit the blocked signals. */
 		if (sx_intr_start(&x) == -1)
 			warn("signals");	/* then they have their default effect */
@@ -969,6 +979,7 @@ done:
 	buf_release(&d.last);
 	buf_release(&d.header);
 	progress_free(x.prog);
+	sx_lit_free(&x);
 	if (!o->dry_run)
 		sx_disconnect(&x);
 	frame_reader_free(r);

@@ -23,6 +23,7 @@
 #include <errmsg.h>
 #include <mysqld_error.h>
 
+#include "lit.h"
 #include "load.h"
 
 void
@@ -108,6 +109,7 @@ sx_in_transaction(struct sx *x, int c)
 struct pass {
 	uint64_t	 rows;		/* affected */
 	uint64_t	 warns;		/* warnings */
+	uint64_t	 lit;		/* statements run by bulk executes */
 	unsigned	 last_warn;	/* warnings of the round trip's last */
 	int		 mid_warn;	/* warnings of a statement before it */
 };
@@ -443,6 +445,7 @@ run_unit(struct sx *x, int c, struct sx_unit *u)
 	x->nfailed += failed;
 	x->rows += p.rows;
 	x->nwarnings += p.warns;
+	x->nlit += p.lit;
 	x->bytes += bytes;
 	pthread_cond_broadcast(&x->cv_commit);
 	pthread_mutex_unlock(&x->mu);
@@ -463,7 +466,10 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 		fail_unit(x, u);
 		return -1;
 	}
-	if ((rc = run_statements(x, c, u, 0, p)) == 2) {
+	/* INSERTs of literals through bulk executes (lit.c), or as text */
+	rc = x->lit != NULL ? sx_lit_unit(x, c, u, &p->rows, &p->warns,
+	    &p->lit) : 1;
+	if (rc == 1 && (rc = run_statements(x, c, u, 0, p)) == 2) {
 		/* Warnings whose text is wanted: one statement a round trip. */
 		mysql_rollback(m);
 		memset(p, 0, sizeof(*p));
