@@ -279,6 +279,8 @@ plan_print(struct snap *s)
 	if (fwrite(b.p, 1, b.len, stdout) != b.len)
 		err(1, "stdout");
 	buf_release(&b);
+	free(p->u);		/* the units borrow the catalogue's strings */
+	free(p);
 }
 
 /* Reading a plan file. */

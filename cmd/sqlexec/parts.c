@@ -120,7 +120,7 @@ open_input(struct part_in *p, const char *path)
 static void
 check_set(struct sx_parts *ps)
 {
-	struct part_in	*a = &ps->in[0], *b, **by;
+	struct part_in	*a = &ps->in[0], *b, *twice, **by;
 	size_t		 i;
 	unsigned long	 k;
 
@@ -160,16 +160,19 @@ check_set(struct sx_parts *ps)
 		err(1, NULL);
 	for (i = 0; i < ps->n; i++) {
 		b = &ps->in[i];
-		if (by[b->part] != NULL)
+		if ((twice = by[b->part]) != NULL) {
+			free(by);	/* refuse() exits: nothing left behind */
 			refuse("%s and %s are both part %lu of %lu: a part given "
-			    "twice", by[b->part]->path, b->path, b->part,
-			    b->parts);
+			    "twice", twice->path, b->path, b->part, b->parts);
+		}
 		by[b->part] = b;
 	}
 	for (k = 1; k <= a->parts; k++)
-		if (by[k] == NULL)
+		if (by[k] == NULL) {
+			free(by);
 			refuse("part %lu of %lu (plan %s) is missing: give every "
 			    "part, each once", k, a->parts, a->plan);
+		}
 	free(by);
 }
 
