@@ -2,12 +2,15 @@
 # Install the Debian packages rowpipe builds, tests and benchmarks with,
 # only those missing.  Idempotent; needs root only when something is missing.
 # libjansson-dev: json2rows parses JSON with it (strict RFC 8259, UTF-8
-# checked); nettle-dev: base64 for rows2json/json2rows; jq: their tests.
+# checked); nettle-dev: base64 for rows2json/json2rows; jq: their tests;
+# mariadb-plugin-connect, mariadb-plugin-spider: the CONNECT and SPIDER
+# engines, whose tables t1093 dumps (definitions only).
 set -eu
 PKGS="make gcc clang libclang-rt-14-dev pkg-config
 default-libmysqlclient-dev liblz4-dev libbsd-dev libxxhash-dev libcmocka-dev
 libjansson-dev nettle-dev jq
-mariadb-server mariadb-client mariadb-test lz4 zstd mandoc perl tzdata
+mariadb-server mariadb-client mariadb-test mariadb-plugin-connect
+mariadb-plugin-spider lz4 zstd mandoc perl tzdata
 netcat-openbsd mydumper openssl tmux parallel xxhash"
 
 missing=

@@ -77,6 +77,28 @@ named(struct snap *s, const char *t)
 	return 0;
 }
 
+/*
+ * Engines whose rows are other tables' (MERGE) or another server's: the
+ * stream carries their definition only, as mysqldump does for MRG_MyISAM
+ * and FEDERATED (client/mysqldump.c, check_if_ignore_table()); their rows
+ * written again would land in the tables they stand for.
+ */
+static const char *const rows_elsewhere_engines[] = {
+	"MRG_MyISAM", "MRG_ISAM", "FEDERATED", "CONNECT", "SPIDER", "SPHINX"
+};
+
+static int
+rows_elsewhere(const char *engine)
+{
+	size_t	 i;
+
+	for (i = 0; engine != NULL && i < sizeof(rows_elsewhere_engines) /
+	    sizeof(rows_elsewhere_engines[0]); i++)
+		if (strcasecmp(engine, rows_elsewhere_engines[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 add_table(struct snap *s, struct table *t)
 {
@@ -129,6 +151,7 @@ discover_db(struct snap *s, const char *db)
 		t->is_view = strcmp(t->kind, "VIEW") == 0;
 		t->is_sequence = strcmp(t->kind, "SEQUENCE") == 0;
 		t->versioned = strcmp(t->kind, "SYSTEM VERSIONED") == 0;
+		t->rows_elsewhere = rows_elsewhere(t->engine);
 		t->named = s->o->ntables > 0;
 		pthread_mutex_init(&t->mu, NULL);
 		add_table(s, t);
@@ -244,7 +267,8 @@ discover_details(struct snap *s)
 		for (j = 0; j < s->ntables; j++)
 			if (strcmp(s->tables[j]->schema, db) == 0 &&
 			    !s->tables[j]->is_view &&
-			    !s->tables[j]->is_sequence) {
+			    !s->tables[j]->is_sequence &&
+			    !s->tables[j]->rows_elsewhere) {
 				select_columns(s, s->tables[j]);
 				build_select(s, s->tables[j]);
 			}

@@ -220,7 +220,7 @@ plan_chunks(struct snap *s)
 
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
-		if (t->is_view || t->is_sequence)
+		if (t->is_view || t->is_sequence || t->rows_elsewhere)
 			continue;
 		/* --part: the plan's ranges, or not in this part (id 0) */
 		if (s->plan != NULL) {

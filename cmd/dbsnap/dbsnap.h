@@ -82,6 +82,7 @@ struct table {
 	uint64_t	 rows_est;
 	uint64_t	 bytes_est;
 	int		 is_view, is_sequence, versioned;
+	int		 rows_elsewhere;	/* MERGE, FEDERATED, ...: no rows */
 	int		 named;		/* named on the command line */
 	char		*ddl;		/* SHOW CREATE TABLE / SEQUENCE */
 	size_t		 ddl_len;

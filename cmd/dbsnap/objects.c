@@ -122,7 +122,7 @@ table_details(struct snap *s, struct table *t, const char *dbcoll)
 	if (t->versioned)
 		versioning_cols(t);
 	if (t->engine != NULL && strcasecmp(t->engine, "InnoDB") != 0 &&
-	    !s->o->no_data)
+	    !t->rows_elsewhere && !s->o->no_data)
 		warnx("warning: %s: engine %s is not transactional: its rows "
 		    "are read without the snapshot's guarantee", ctx, t->engine);
 }
