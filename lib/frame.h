@@ -67,13 +67,17 @@ enum rp_object_kind {
 	OBJ_TRIGGER = 6,
 	OBJ_EVENT = 7,
 	OBJ_SEQUENCE = 8,
-	/* 9 and 10 are reserved for PACKAGE and PACKAGE BODY */
+	OBJ_PACKAGE = 9,	/* sql_mode=ORACLE CREATE PACKAGE */
+	OBJ_PACKAGE_BODY = 10,	/* its CREATE PACKAGE BODY */
 	OBJ_USER = 11,		/* an account: SHOW CREATE USER */
 	OBJ_ROLE = 12,		/* a role: CREATE ROLE ... [WITH ADMIN ...] */
 	OBJ_GRANT = 13		/* one line of SHOW GRANTS of an account or role */
 };
 
-/* "database", "table", ... as rowpipe-stream(5) names them; or NULL. */
+/*
+ * "database", "table", ..., "package", "package body", as
+ * rowpipe-stream(5) names them; or NULL.
+ */
 const char	*rp_object_kind_name(int kind);
 /* The kind for a name, or -1. */
 int		 rp_object_kind_parse(const char *name);

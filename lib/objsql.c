@@ -192,6 +192,8 @@ kind_word(int kind)
 	case OBJ_TRIGGER:	return "TRIGGER";
 	case OBJ_EVENT:		return "EVENT";
 	case OBJ_SEQUENCE:	return "SEQUENCE";
+	case OBJ_PACKAGE:	return "PACKAGE";
+	case OBJ_PACKAGE_BODY:	return "PACKAGE BODY";
 	default:		return NULL;
 	}
 }
@@ -501,10 +503,20 @@ target_db(struct objsql *x, const struct rp_object *ob)
 }
 
 static int
+drop(struct objsql *x, const char *word, const char *name)
+{
+	if (x->o.skip_drop)
+		return 0;
+	buf_addf(&x->b, "DROP %s IF EXISTS ", word);
+	quote_ident(&x->b, name, strlen(name));
+	return emit(x, OBJSQL_DROP, 0);
+}
+
+static int
 object(struct objsql *x, const struct rp_object *ob)
 {
 	const char	*word = kind_word(ob->kind), *name, *restore = NULL;
-	int		 table, routine;
+	int		 table, routine, package;
 
 	if (word == NULL)
 		return xfail(x, "unknown object kind %d", ob->kind);
@@ -516,22 +528,23 @@ object(struct objsql *x, const struct rp_object *ob)
 	if (emit(x, OBJSQL_USE, 0) == -1)
 		return -1;
 	table = ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE;
+	package = ob->kind == OBJ_PACKAGE || ob->kind == OBJ_PACKAGE_BODY;
 	routine = ob->kind == OBJ_PROCEDURE || ob->kind == OBJ_FUNCTION ||
-	    ob->kind == OBJ_TRIGGER || ob->kind == OBJ_EVENT;
+	    ob->kind == OBJ_TRIGGER || ob->kind == OBJ_EVENT || package;
 	name = table ? names_table(x->n, ob->schema, ob->name) : ob->name;
-	if (!x->o.skip_drop) {
-		buf_addf(&x->b, "DROP %s IF EXISTS ", word);
-		quote_ident(&x->b, name, strlen(name));
-		if (emit(x, OBJSQL_DROP, 0) == -1)
-			return -1;
-	}
-	if (ddl_text(x, ob, &x->ddl) == -1)
+	/*
+	 * DROP PACKAGE parses only in the sql_mode a package is made in
+	 * (ORACLE, up to MariaDB 11.3): inside its context.
+	 */
+	if ((!package && drop(x, word, name) == -1) ||
+	    ddl_text(x, ob, &x->ddl) == -1)
 		return -1;
 	if (table)
 		return emit_buf(x, &x->ddl, OBJSQL_CREATE, 0) == -1 ||
 		    (ob->kind == OBJ_SEQUENCE &&
 		    sequence_state(x, ob, name) == -1) ? -1 : 0;
 	if (context_begin(x, ob, routine, &restore) == -1 ||
+	    (package && drop(x, word, name) == -1) ||
 	    emit_buf(x, &x->ddl, OBJSQL_CREATE, routine) == -1 ||
 	    context_end(x, restore) == -1)
 		return -1;

@@ -5,11 +5,13 @@
  * server.
  *
  * For each object, in order: USE of its target database; DROP ... IF
- * EXISTS (unless skip_drop); for views, routines, triggers and events,
- * the session context it was created in, saved first (character set
- * client/results, collation_connection, sql_mode, time_zone, and for
- * routines the database collation, as SHOW CREATE reports them); the
- * definition (renamed, definer dropped on request); the context put back;
+ * EXISTS (unless skip_drop); for views, routines (packages and package
+ * bodies too), triggers and events, the session context it was created
+ * in, saved first (character set client/results, collation_connection,
+ * sql_mode, time_zone, and for routines the database collation, as SHOW
+ * CREATE reports them), a package's DROP only then (DROP PACKAGE parses
+ * only in sql_mode=ORACLE before MariaDB 11.4); the definition (renamed,
+ * definer dropped on request); the context put back;
  * for a sequence its position (DO SETVAL).  A CREATE DATABASE object
  * yields its one statement (CREATE DATABASE IF NOT EXISTS) and is
  * remembered for the collation context of its routines.  This is what

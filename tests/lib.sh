@@ -118,7 +118,7 @@ db_defs() {
 	done
 	sql -e "SELECT routine_type, routine_name FROM information_schema.routines
 	    WHERE routine_schema = '$1' ORDER BY 1, 2" |
-	while read -r type name; do
+	while IFS='	' read -r type name; do	# (a tab: "PACKAGE BODY")
 		sql -e "SHOW CREATE $type \`$1\`.\`$name\`" | cut -f1-3
 	done
 	for t in $(sql -e "SELECT trigger_name FROM information_schema.triggers

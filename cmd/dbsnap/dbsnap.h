@@ -200,8 +200,8 @@ struct snap {
 	struct replica	*replica;	/* --at-gtid: what to restore (replica.c) */
 	uint64_t	 next_id;
 	struct leftout {		/* in the databases, not in the stream */
-		uint64_t	 procedures, functions, events, triggers;
-		uint64_t	 users, roles;
+		uint64_t	 procedures, functions, packages, package_bodies;
+		uint64_t	 events, triggers, users, roles;
 	}		 left;
 };
 

@@ -49,6 +49,10 @@ count(struct snap *s, const char *what, const char *select,
 			s->left.functions += n;
 		else if (strcmp(row[0], "PROCEDURE") == 0)
 			s->left.procedures += n;
+		else if (strcmp(row[0], "PACKAGE") == 0)
+			s->left.packages += n;
+		else if (strcmp(row[0], "PACKAGE BODY") == 0)
+			s->left.package_bodies += n;
 		else if (strcmp(row[0], "EVENT") == 0)
 			s->left.events += n;
 		else if (strcmp(row[0], "TRIGGER") == 0)
@@ -118,7 +122,9 @@ report_left_out(struct snap *s)
 
 	add(&b, l->procedures, "procedure", "procedures");
 	add(&b, l->functions, "function", "functions");
-	if (l->procedures + l->functions > 0)
+	add(&b, l->packages, "package", "packages");
+	add(&b, l->package_bodies, "package body", "package bodies");
+	if (l->procedures + l->functions + l->packages + l->package_bodies > 0)
 		buf_adds(&b, " (add -R)");
 	add(&b, l->events, "event", "events");
 	if (l->events > 0)

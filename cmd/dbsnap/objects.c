@@ -127,6 +127,34 @@ table_details(struct snap *s, struct table *t, const char *dbcoll)
 		    "are read without the snapshot's guarantee", ctx, t->engine);
 }
 
+/*
+ * The kind of an information_schema.ROUTINES ROUTINE_TYPE: FUNCTION,
+ * PROCEDURE, and MariaDB's sql_mode=ORACLE PACKAGE and PACKAGE BODY; and
+ * the SHOW CREATE column that holds its definition.
+ */
+static int
+routine_kind(const char *type)
+{
+	if (strcmp(type, "FUNCTION") == 0)
+		return OBJ_FUNCTION;
+	if (strcmp(type, "PACKAGE") == 0)
+		return OBJ_PACKAGE;
+	if (strcmp(type, "PACKAGE BODY") == 0)
+		return OBJ_PACKAGE_BODY;
+	return OBJ_PROCEDURE;
+}
+
+static const char *
+routine_ddl_col(int kind)
+{
+	switch (kind) {
+	case OBJ_FUNCTION:	return "Create Function";
+	case OBJ_PACKAGE:	return "Create Package";
+	case OBJ_PACKAGE_BODY:	return "Create Package Body";
+	default:		return "Create Procedure";
+	}
+}
+
 /* Routines, triggers or events listed by an information_schema query. */
 static void
 list_objects(struct snap *s, const char *db, const char *dbcoll,
@@ -165,15 +193,13 @@ list_objects(struct snap *s, const char *db, const char *dbcoll,
 		memset(&o, 0, sizeof(o));
 		o.kind = kind;
 		if (kind == OBJ_FUNCTION || kind == OBJ_PROCEDURE)
-			o.kind = strcmp(type, "FUNCTION") == 0 ?
-			    OBJ_FUNCTION : OBJ_PROCEDURE;
+			o.kind = routine_kind(type);
 		o.schema = xstrdup(db);
 		o.name = name;
 		r2 = show_create(s, showwhat != NULL ? showwhat : type, db,
 		    name, &row2, ctx2(db, name));
 		object_from(s, &o, r2, row2, ddlcol != NULL ? ddlcol :
-		    (o.kind == OBJ_FUNCTION ? "Create Function" :
-		    "Create Procedure"), dbcoll);
+		    routine_ddl_col(o.kind), dbcoll);
 		if (table != NULL)
 			attrs_add(&o.attrs, "table", table);
 		mysql_free_result(r2);
@@ -212,7 +238,8 @@ discover_routines(struct snap *s, const char *db, const char *dbcoll)
 		list_objects(s, db, dbcoll,
 		    "SELECT ROUTINE_NAME, ROUTINE_TYPE FROM "
 		    "information_schema.ROUTINES WHERE ROUTINE_TYPE IN "
-		    "('FUNCTION', 'PROCEDURE') AND ROUTINE_SCHEMA = ",
+		    "('FUNCTION', 'PROCEDURE', 'PACKAGE', 'PACKAGE BODY') "
+		    "AND ROUTINE_SCHEMA = ",
 		    NULL, OBJ_PROCEDURE, NULL, &s->routines);
 	if (s->o->triggers)
 		list_objects(s, db, dbcoll,

@@ -34,11 +34,6 @@ static struct frame_writer *w;
 static struct buf rows = BUF_INIT;	/* pending ROW values */
 static uint64_t rows_id, rows_n;
 
-static const char *const kinds[] = {
-	"?", "database", "table", "view", "procedure", "function", "trigger",
-	"event", "sequence"
-};
-
 /* Unescape s in place; returns its length. */
 static size_t
 unesc(char *s)
@@ -286,9 +281,8 @@ main(void)
 			ck(frame_end(w, FT_HEADER, 0));
 		} else if (strcmp(f[0], "OBJECT") == 0 && n >= 5) {
 			memset(&o, 0, sizeof(o));
-			for (k = 1; k <= 8; k++)
-				if (strcmp(f[1], kinds[k]) == 0)
-					o.kind = k;
+			if ((k = rp_object_kind_parse(f[1])) > 0)
+				o.kind = k;
 			unesc(f[2]);
 			unesc(f[3]);
 			o.schema = f[2];
