@@ -31,7 +31,9 @@ const struct client_command commands[] = {
 
 /*
  * get_arg() of mysql.cc on p[0..n): the argument after the command word
- * (short: after the two bytes \x), unquoted.  0 if there is none.
+ * (short: after the two bytes \x), unquoted.  0 if there is none, or if
+ * its quote is not closed: then the line is no command for the client
+ * (find_command()), and "USE `a<newline>b`;" is one statement.
  */
 static int
 get_arg(const char *p, size_t n, int short_cmd, char *out, size_t outsz,
@@ -63,14 +65,16 @@ get_arg(const char *p, size_t n, int short_cmd, char *out, size_t outsz,
 		    (*p == '\\' && p + 1 < e && qt != '`') ||
 		    (qt && *p == qt && p + 1 < e && p[1] == qt)) {
 			p++;
-		} else if (*p == (qt ? qt : ' '))
+		} else if (*p == (qt ? qt : ' ')) {
+			qt = 0;
 			break;
+		}
 		if (o + 1 < outsz)
 			out[o++] = *p;
 	}
 	out[o] = '\0';
 	*outlen = o;
-	return p != start;
+	return p != start && !qt;
 }
 
 /* com_delimiter(): line[0..n) holds the command and its argument. */
