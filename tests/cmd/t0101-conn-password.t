@@ -62,7 +62,7 @@ U2=t0101user2
 sql -e "DROP USER IF EXISTS '$U2'@'localhost'; CREATE USER '$U2'@'localhost' IDENTIFIED BY '$PW'"
 if command -v script >/dev/null && command -v mkfifo >/dev/null &&
     [ -r /proc/locks ]; then
-	rm -f tty.in tty.out; mkfifo tty.in
+	rm -f tty.in; mkfifo tty.in; : >tty.out	# (see above)
 	setsid -w script -qec "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()' | conntest --no-defaults -u$U2 -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'; echo; cat /dev/null" \
 	    /dev/null <tty.in >tty.out 2>&1 &
 	spid=$!
