@@ -47,6 +47,7 @@ server_start() {
 	    --auth-root-authentication-method=normal --skip-test-db \
 	    >"$dir/install.log" 2>&1 ||
 	    { echo "server: mariadb-install-db failed:" >&2;
+	      grep -i -m 10 'error' "$dir/install.log" >&2
 	      tail -20 "$dir/install.log" >&2; return 1; }
 	# A free loopback port: ask the kernel (bind to 0) through perl.
 	RP_PORT=$(perl -MIO::Socket::INET -e \

@@ -48,4 +48,14 @@ like "$(cat out)" "t2.t: 2 tests: no script\(1\)" "skipped: tests, why"
 rm tap/x/tests/cmd/t1.t tap/x/tests/cmd/t2.t
 "$RP_TOP/tests/skipped" tap >out
 is "$? $(wc -c <out)" "0 0" "skipped: silent when nothing was skipped"
+# tests/run-one: a passing file's stderr is kept, a failing file's shown.
+mkdir errs
+printf '#!/bin/sh\necho "1..1"; echo "ok 1"; echo noise >&2\n' >pass.t
+printf '#!/bin/sh\necho "1..1"; echo "not ok 1"; echo why >&2; exit 1\n' >fail.t
+chmod +x pass.t fail.t
+RP_ERRDIR=$T_DIR/errs "$RP_TOP/tests/run-one" ./pass.t >out 2>err
+is "$? $(cat err) $(cat errs/pass.t.err)" "0  noise" \
+    "run-one: a passing file's stderr is kept, not shown"
+RP_ERRDIR=$T_DIR/errs "$RP_TOP/tests/run-one" ./fail.t >out 2>err
+is "$? $(cat err)" "1 why" "run-one: a failing file's stderr is shown"
 done_testing

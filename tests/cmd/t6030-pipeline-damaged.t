@@ -33,8 +33,9 @@ perl -e 'open(F, "+<:raw", $ARGV[0]) or die; seek(F, $ARGV[1], 0);
 like "$(cmp dump.sql bad.sql)" "differ" "one byte changed, in row $id"
 
 sql -e "DROP DATABASE IF EXISTS $dst"
-sqlsplit bad.sql | sqlexec $C -j 4 --commit-every 64K 2>err
+sqlsplit bad.sql 2>split.err | sqlexec $C -j 4 --commit-every 64K 2>err
 is "$?" 1 "damaged: exit 1"
+like "$(cat split.err)" "^sqlsplit: bad.sql: damaged: " "damaged: sqlsplit says so"
 like "$(grep '^sqlexec: input damaged' err)" "^sqlexec: input damaged \\(sqlsplit: bad.sql: damaged: lines [0-9]+-[0-9]+ .*do not match their checkpoint line" \
     "damaged: sqlexec says damaged, with sqlsplit's reason"
 like "$(cat err)" "sqlexec: nothing of the damaged part ran, but these tables were created or loaded from this input: $dst\\.t, $dst\\.u: the target must be restored again, from a good copy of the input" \
@@ -48,8 +49,9 @@ is "$(sql -e "SELECT COUNT(*) = MAX(id), MAX(id) < $id, MAX(id) > 0 FROM $dst.t"
 
 # A cut file: truncated, with a resume point that completes it.
 sql -e "DROP DATABASE IF EXISTS $dst"
-head -c $off dump.sql | sqlsplit | sqlexec $C -j 4 2>err
+head -c $off dump.sql | sqlsplit 2>split.err | sqlexec $C -j 4 2>err
 is "$?" 1 "cut: exit 1"
+like "$(cat split.err)" "^sqlsplit: stdin: truncated" "cut: sqlsplit says truncated"
 like "$(cat err)" "truncated" "cut: truncated"
 ok $(! grep -q 'damaged' err; echo $?) "cut: not called damaged"
 tok=$(sed -n 's/^sqlexec: statements 1-[0-9]* are committed; resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
