@@ -432,12 +432,13 @@ replica_stop_at(struct snap *s)
 	sigaddset(&r->sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &r->sigs, &r->oldmask);
 	r->blocked = 1;
-	r->touched = 1;
 	deadline = now() + tmo;
 	buf_addf(&q, r->mariadb ? "STOP %s" : "STOP %s SQL_THREAD", kw(r));
 	must(&q);
+	/* A STOP that failed stopped nothing: no restart to claim then. */
 	if (r->sql_was || (r->mariadb && r->io_was))
 		exec_q(s, "stop replication", q.p);
+	r->touched = 1;
 	if ((rel = where(s, pos, (size_t)npos, &cur)) == G_BEHIND) {
 		free(cur);
 		buf_reset(&q);
