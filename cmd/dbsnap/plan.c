@@ -521,6 +521,10 @@ plan_read(struct snap_opts *o)
 		errx(2, "--plan-file %s: the plan is for other databases or "
 		    "tables than the arguments name (give none: the plan "
 		    "names them)", file);
+	/* The arguments' arrays (of argv's strings) give way to the plan's. */
+	free(o->dbs);
+	free(o->tables);
+	free(o->ignore);
 	o->dbs = p->dbs;
 	o->ndbs = p->ndbs;
 	o->tables = p->tables;
