@@ -98,8 +98,8 @@ while [ "$(on "$P_SOCK" -e "SELECT ops FROM $DB.ctl")" -lt 50 ] && [ $n -lt 300 
 	sleep 0.1; n=$((n + 1))
 done
 early=$(on "$P_SOCK" -e "SELECT @@gtid_binlog_pos")
-# A position 400 transactions ahead of the primary: no replica is past it.
-POS=$(echo "$early" | awk -F- '{ print $1 "-" $2 "-" $3 + 400 }')
+# A position 1500 transactions ahead of the primary: no replica is past it.
+POS=$(echo "$early" | awk -F- '{ print $1 "-" $2 "-" $3 + 1500 }')
 diag "the workload is at $early; the parts are taken at $POS"
 
 dbsnap $(conn "$R1_SOCK") -j 2 --part 1/2 --plan-file plan.txt \
@@ -171,7 +171,7 @@ for i in 1 2; do
 	eval "sock=\$R${i}_SOCK"
 	printf '[client]\nuser = root\nsocket = %s\n' "$sock" > r$i.cnf
 done
-POS=$(ahead 400)
+POS=$(ahead 1500)
 parallel --will-cite --sshlogin : --jobs 2 --joblog parts.log --retries 2 \
     --results 'rp{}.rp' \
     dbsnap --defaults-file=r{%}.cnf --part {}/2 --plan-file plan.txt \
@@ -218,7 +218,7 @@ mkdir -p plan secrets parts
 cp plan.txt plan/shop.plan
 printf '127.0.0.1 %s\n127.0.0.1 %s\n' "$R1_PORT" "$R2_PORT" > plan/replicas
 printf '[client]\nuser = dump\npassword = d\n' > secrets/my.cnf
-ahead 400 > plan/pos
+ahead 1500 > plan/pos
 sed -e "s|/plan/|$T_DIR/plan/|g; s|/secrets/|$T_DIR/secrets/|g;
     s|/parts/|$T_DIR/parts/|g; s|^parts=.*|parts=2|;" \
     job.sh > job-here.sh
