@@ -320,12 +320,24 @@ ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
 		t = r;
 	}
 	if (ob->kind == OBJ_TABLE || ob->kind == OBJ_SEQUENCE) {
-		if (names_ddl_name(b, t.p, t.len, ob->name,
+		struct buf	 r = BUF_INIT;
+
+		if (names_ddl_name(&r, t.p, t.len, ob->name,
 		    names_table(x->n, db, ob->name), NULL) == -1) {
+			buf_release(&r);
 			buf_release(&t);
 			return xfail(x, "%s.%s: no name in its DDL", db,
 			    ob->name);
 		}
+		/*
+		 * A table names other objects qualified: DEFAULT
+		 * nextval(`db`.`seq`), REFERENCES `otherdb`.`t`.
+		 */
+		if (x->n->ndb_renames > 0 || x->n->nrenames > 0)
+			names_ddl_refs(x->n, b, r.p, r.len, db);
+		else
+			buf_add(b, r.p, r.len);
+		buf_release(&r);
 	} else if (x->n->ndb_renames > 0 || x->n->nrenames > 0)
 		names_ddl_refs(x->n, b, t.p, t.len, db);
 	else
@@ -470,11 +482,16 @@ context_end(struct objsql *x, const char *restore)
 	    "time_zone=@rp_saved_time_zone */");
 }
 
-/* A sequence's position, as mysqldump restores it. */
+/*
+ * A sequence's position, as mysqldump restores it, and its round (how
+ * often a CYCLE sequence went round): SETVAL(s, next, 0, round), MariaDB
+ * "SETVAL" in the Knowledge Base.
+ */
 static int
 sequence_state(struct objsql *x, const struct rp_object *ob, const char *name)
 {
 	const char	*v = rp_kv_get(&ob->attrs, "next_value");
+	const char	*round = rp_kv_get(&ob->attrs, "round");
 	size_t		 neg;
 
 	if (v == NULL || *v == '\0')
@@ -482,9 +499,15 @@ sequence_state(struct objsql *x, const struct rp_object *ob, const char *name)
 	neg = *v == '-';
 	if (v[neg] == '\0' || strspn(v + neg, "0123456789") != strlen(v) - neg)
 		return xfail(x, "%s.%s: bad next_value", ob->schema, ob->name);
+	if (round != NULL && (*round == '\0' ||
+	    strspn(round, "0123456789") != strlen(round)))
+		return xfail(x, "%s.%s: bad round", ob->schema, ob->name);
 	buf_adds(&x->b, "DO SETVAL(");
 	quote_ident(&x->b, name, strlen(name));
-	buf_addf(&x->b, ", %s, 0)", v);
+	buf_addf(&x->b, ", %s, 0", v);
+	if (round != NULL && strcmp(round, "0") != 0)
+		buf_addf(&x->b, ", %s", round);
+	buf_addc(&x->b, ')');
 	return emit(x, OBJSQL_STATE, 0);
 }
 

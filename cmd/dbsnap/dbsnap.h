@@ -87,6 +87,7 @@ struct table {
 	char		*ddl;		/* SHOW CREATE TABLE / SEQUENCE */
 	size_t		 ddl_len;
 	char		*next_value;	/* sequences: next_not_cached_value */
+	unsigned long long round;	/* sequences: cycle_count */
 	struct col	*cols;
 	size_t		 ncols;
 	size_t		*key;		/* indices into cols */
@@ -322,7 +323,7 @@ __dead void sql_die(MYSQL *, const char *what);
 void	 write_header(struct snap *);
 void	 write_object(struct snap *, const struct object *);
 void	 write_objects(struct snap *, const struct objlist *);
-void	 write_table_objects(struct snap *, const char *db);
+void	 write_table_objects(struct snap *, const char *db, int sequences);
 void	 run_workers(struct snap *);
 /*
  * The end of a failed run: let out what was written (a stream without

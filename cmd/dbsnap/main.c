@@ -306,10 +306,18 @@ write_schema(struct snap *s)
 	write_header(s);
 	if (part_pre(s))
 		write_objects(s, &s->users);	/* before definers name them */
+	/*
+	 * Every database with its sequences first, then the tables: a
+	 * table's DEFAULT NEXTVAL() needs its sequence, of any database
+	 * (sequences depend on nothing; CHECK and generated columns cannot
+	 * name another object).
+	 */
 	for (i = 0; i < s->o->ndbs && !s->o->no_create && part_pre(s); i++) {
 		write_object(s, &s->dbobjs.v[i]);
-		write_table_objects(s, s->o->dbs[i]);
+		write_table_objects(s, s->o->dbs[i], 1);
 	}
+	for (i = 0; i < s->o->ndbs && !s->o->no_create && part_pre(s); i++)
+		write_table_objects(s, s->o->dbs[i], 0);
 	/* A failure from here on leaves a visibly truncated stream. */
 	if (frame_writer_flush(s->fw) == -1) {
 		if (errno == EPIPE)

@@ -108,11 +108,14 @@ table_details(struct snap *s, struct table *t, const char *dbcoll)
 	t->ddl_len = len;
 	mysql_free_result(r);
 	if (t->is_sequence) {
-		buf_adds(&q, "SELECT next_not_cached_value FROM ");
+		buf_adds(&q, "SELECT next_not_cached_value, cycle_count FROM ");
 		quote_ident2(&q, t->schema, t->name);
 		r = query_buf(s, ctx, &q);
-		if ((row = mysql_fetch_row(r)) != NULL && row[0] != NULL)
+		if ((row = mysql_fetch_row(r)) != NULL && row[0] != NULL) {
 			t->next_value = xstrdup(row[0]);
+			t->round = row[1] != NULL ? strtoull(row[1], NULL, 10) :
+			    0;
+		}
 		mysql_free_result(r);
 		buf_release(&q);
 		return;

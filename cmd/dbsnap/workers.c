@@ -219,17 +219,19 @@ write_table(struct snap *s, struct table *t)
 	attrs_free(&a);
 }
 
-/* The table objects of one database (CREATE TABLE / SEQUENCE). */
+/* The sequences, or the tables, of one database (CREATE SEQUENCE/TABLE). */
 void
-write_table_objects(struct snap *s, const char *db)
+write_table_objects(struct snap *s, const char *db, int sequences)
 {
 	struct object	 o;
 	size_t		 i;
 	struct table	*t;
+	char		 round[32];
 
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
-		if (t->is_view || strcmp(t->schema, db) != 0)
+		if (t->is_view || strcmp(t->schema, db) != 0 ||
+		    !t->is_sequence != !sequences)
 			continue;
 		memset(&o, 0, sizeof(o));
 		o.kind = t->is_sequence ? OBJ_SEQUENCE : OBJ_TABLE;
@@ -237,8 +239,11 @@ write_table_objects(struct snap *s, const char *db)
 		o.name = t->name;
 		o.ddl = t->ddl;
 		o.ddl_len = t->ddl_len;
-		if (t->is_sequence && t->next_value != NULL)
+		if (t->is_sequence && t->next_value != NULL) {
 			attrs_add(&o.attrs, "next_value", t->next_value);
+			snprintf(round, sizeof(round), "%llu", t->round);
+			attrs_add(&o.attrs, "round", round);
+		}
 		write_object(s, &o);
 		attrs_free(&o.attrs);
 	}
