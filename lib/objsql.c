@@ -294,6 +294,71 @@ definer_span(const char *ddl, size_t len, size_t *skip_at)
 	return (size_t)(e - prev[0].p);
 }
 
+/* The length of the backtick-quoted identifier at p, or 0. */
+static size_t
+quoted_len(const char *p, const char *e)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t;
+
+	if (p >= e || *p != '`')
+		return 0;
+	sqltok_init(&l, p, (size_t)(e - p), 0);
+	if (sqltok_next(&l, &t) != SQLTOK_IDENT || t.p != p ||
+	    (t.flags & SQLTOK_F_OPEN))
+		return 0;
+	return t.len;
+}
+
+/*
+ * Put back the SRIDs of a table's spatial columns (its "srid" attribute:
+ * lines of SRID, a tab and the quoted column name; rowpipe-stream(5)) as
+ * REF_SYSTEM_ID=SRID after each column's type, into b: MariaDB's SHOW
+ * CREATE TABLE leaves them out.  A column line of SHOW CREATE TABLE
+ * starts "\n  `name` type" (strings in it are escaped: no newline); a
+ * column the definition no longer has is skipped.
+ */
+static int
+add_srids(struct objsql *x, const struct rp_object *ob, const char *ddl,
+    size_t len, struct buf *b)
+{
+	const char	*v = rp_kv_get(&ob->attrs, "srid"), *e, *q, *hit, *p;
+	const char	*run = ddl, *end = ddl + len;
+	struct buf	 needle = BUF_INIT;
+	size_t		 n, ql;
+
+	if (v == NULL) {
+		buf_add(b, ddl, len);
+		return 0;
+	}
+	/* entries come in the order of the columns: one pass */
+	for (e = v + strlen(v); v < e; v = q + ql + (q + ql < e)) {
+		if ((n = strspn(v, "0123456789")) == 0 || n > 10 ||
+		    v[n] != '\t' || (ql = quoted_len(q = v + n + 1, e)) == 0 ||
+		    (q + ql < e && q[ql] != '\n')) {
+			buf_release(&needle);
+			return xfail(x, "%s.%s: bad srid attribute", ob->schema,
+			    ob->name);
+		}
+		buf_reset(&needle);
+		buf_adds(&needle, "\n  ");
+		buf_add(&needle, q, ql);
+		buf_addc(&needle, ' ');
+		if (needle.err || (hit = memmem(run, (size_t)(end - run),
+		    needle.p, needle.len)) == NULL)
+			continue;
+		for (p = hit + needle.len; p < end && *p != ' ' && *p != ',' &&
+		    *p != '\n'; p++)
+			;
+		buf_add(b, run, (size_t)(p - run));
+		buf_addf(b, " REF_SYSTEM_ID=%.*s", (int)n, v);
+		run = p;
+	}
+	buf_add(b, run, (size_t)(end - run));
+	buf_release(&needle);
+	return 0;
+}
+
 /* The DDL of ob as the target should see it, into b: renames, definer. */
 static int
 ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
@@ -333,11 +398,16 @@ ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
 		 * A table names other objects qualified: DEFAULT
 		 * nextval(`db`.`seq`), REFERENCES `otherdb`.`t`.
 		 */
+		buf_reset(&t);
 		if (x->n->ndb_renames > 0 || x->n->nrenames > 0)
-			names_ddl_refs(x->n, b, r.p, r.len, db);
+			names_ddl_refs(x->n, &t, r.p, r.len, db);
 		else
-			buf_add(b, r.p, r.len);
+			buf_add(&t, r.p, r.len);
 		buf_release(&r);
+		if (add_srids(x, ob, t.p, t.len, b) == -1) {
+			buf_release(&t);
+			return -1;
+		}
 	} else if (x->n->ndb_renames > 0 || x->n->nrenames > 0)
 		names_ddl_refs(x->n, b, t.p, t.len, db);
 	else

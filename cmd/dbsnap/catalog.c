@@ -263,6 +263,7 @@ discover_details(struct snap *s)
 		for (j = 0; j < s->ntables; j++)
 			if (strcmp(s->tables[j]->schema, db) == 0)
 				table_details(s, s->tables[j], dbcoll);
+		discover_srids(s, db);
 		discover_keys(s, db);
 		for (j = 0; j < s->ntables; j++)
 			if (strcmp(s->tables[j]->schema, db) == 0 &&

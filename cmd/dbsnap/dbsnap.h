@@ -88,6 +88,7 @@ struct table {
 	size_t		 ddl_len;
 	char		*next_value;	/* sequences: next_not_cached_value */
 	unsigned long long round;	/* sequences: cycle_count */
+	char		*srid;		/* "SRID\t`col`" lines, or NULL */
 	struct col	*cols;
 	size_t		 ncols;
 	size_t		*key;		/* indices into cols */
@@ -324,6 +325,8 @@ void	 write_header(struct snap *);
 void	 write_object(struct snap *, const struct object *);
 void	 write_objects(struct snap *, const struct objlist *);
 void	 write_table_objects(struct snap *, const char *db, int sequences);
+int	 is_mariadb(MYSQL *);
+void	 discover_srids(struct snap *, const char *db);
 void	 run_workers(struct snap *);
 /*
  * The end of a failed run: let out what was written (a stream without

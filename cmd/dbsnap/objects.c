@@ -158,6 +158,45 @@ routine_ddl_col(int kind)
 	}
 }
 
+/*
+ * The SRID of each spatial column of db that has one (REF_SYSTEM_ID):
+ * MariaDB's SHOW CREATE TABLE leaves it out, information_schema
+ * .GEOMETRY_COLUMNS has it (MariaDB KB "Information Schema
+ * GEOMETRY_COLUMNS Table").  MySQL prints it in SHOW CREATE TABLE.
+ */
+void
+discover_srids(struct snap *s, const char *db)
+{
+	struct buf	 q = BUF_INIT, v = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	struct table	*t;
+
+	if (!is_mariadb(s->conns[0]))
+		return;
+	buf_adds(&q, "SELECT G_TABLE_NAME, G_GEOMETRY_COLUMN, SRID FROM "
+	    "information_schema.GEOMETRY_COLUMNS WHERE SRID <> 0 AND "
+	    "G_TABLE_SCHEMA = ");
+	lit(&q, db);
+	r = query_buf(s, db, &q);
+	while ((row = mysql_fetch_row(r)) != NULL) {
+		if (row[0] == NULL || row[1] == NULL || row[2] == NULL ||
+		    (t = find_table(s, db, row[0])) == NULL || t->is_view)
+			continue;
+		buf_reset(&v);
+		if (t->srid != NULL)
+			buf_addf(&v, "%s\n", t->srid);
+		buf_addf(&v, "%s\t", row[2]);
+		quote_ident(&v, row[1], strlen(row[1]));
+		must(&v);
+		free(t->srid);
+		t->srid = xstrdup(v.p);
+	}
+	mysql_free_result(r);
+	buf_release(&q);
+	buf_release(&v);
+}
+
 /* Routines, triggers or events listed by an information_schema query. */
 static void
 list_objects(struct snap *s, const char *db, const char *dbcoll,

@@ -70,7 +70,7 @@ sql_query(MYSQL *m, const char *what, const char *q, size_t len)
 	return r;
 }
 
-static int
+int
 is_mariadb(MYSQL *m)
 {
 	const char	*v = mysql_get_server_info(m);

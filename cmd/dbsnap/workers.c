@@ -239,6 +239,8 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 		o.name = t->name;
 		o.ddl = t->ddl;
 		o.ddl_len = t->ddl_len;
+		if (t->srid != NULL)
+			attrs_add(&o.attrs, "srid", t->srid);
 		if (t->is_sequence && t->next_value != NULL) {
 			attrs_add(&o.attrs, "next_value", t->next_value);
 			snprintf(round, sizeof(round), "%llu", t->round);
