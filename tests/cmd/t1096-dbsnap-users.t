@@ -93,7 +93,7 @@ is "$(dsql -e "SELECT COUNT(*) FROM mysql.user WHERE user = 'rowpipe_import_role
     "... and the restore's helper role is gone"
 
 # -A leaves the accounts out and says so (on the private server).
-dsql -e "CREATE DATABASE IF NOT EXISTS t1095_a"
+dsql -e "CREATE DATABASE IF NOT EXISTS t1096_a"
 dbsnap $B -A -R >noflag.rp 2>noflag.err
 is "$?" 0 "-A without --users: exit 0"
 is "$(framecat <noflag.rp | grep -Ec '^OBJECT	(user|role|grant)	')" 0 \

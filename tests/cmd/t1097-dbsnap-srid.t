@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_server
 C=$(CONN)
-SRC=t1095_src DST=t1095_dst
+SRC=t1097_src DST=t1097_dst
 
 # srids DB: "table.column=SRID" for every spatial column of DB
 srids() {
