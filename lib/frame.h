@@ -53,6 +53,12 @@ enum frame_type {
 
 /* FT_ABORT reasons. */
 #define FRAME_ABORT_DAMAGED	1	/* its input was damaged, not cut */
+/*
+ * Damaged too, but found only after what it touches was written (a text
+ * checked only at its end, a view a transform broke after the rows): the
+ * frames before the abort may hold the damaged part.
+ */
+#define FRAME_ABORT_DAMAGED_LATE 2
 
 /* Frame flags (header byte 5). */
 #define FRAME_F_OPTIONAL	0x01	/* readers may skip it if unknown */

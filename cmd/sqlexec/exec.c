@@ -809,14 +809,15 @@ static void
 report_end(struct sx *x, struct frame_reader *r, int input_err)
 {
 	const char	*why;
+	int		 reason = frame_reader_aborted(r, &why);
 
 	if (x->interrupted != 0)
 		fprintf(stderr, "%s: interrupted (%s): the running statements "
 		    "were killed and what was not committed is rolled back\n",
 		    getprogname(), strsignal(x->interrupted));
-	else if (input_err == 1 && frame_reader_aborted(r, &why) ==
-	    FRAME_ABORT_DAMAGED)
-		sx_report_damage(x, why);
+	else if (input_err == 1 && (reason == FRAME_ABORT_DAMAGED ||
+	    reason == FRAME_ABORT_DAMAGED_LATE))
+		sx_report_damage(x, why, reason == FRAME_ABORT_DAMAGED_LATE);
 	else if (input_err == 1)
 		fprintf(stderr, "%s: %s: %s\n", getprogname(),
 		    x->o->input_name != NULL ? x->o->input_name : "stdin",

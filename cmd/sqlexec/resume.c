@@ -219,7 +219,7 @@ sx_wrote_free(struct sx *x)
 #define DAMAGE_NAMES	20
 
 void
-sx_report_damage(struct sx *x, const char *why)
+sx_report_damage(struct sx *x, const char *why, int late)
 {
 	struct buf	 b = BUF_INIT;
 	size_t		 i;
@@ -232,7 +232,17 @@ sx_report_damage(struct sx *x, const char *why)
 	if (x->nwrote > DAMAGE_NAMES)
 		buf_addf(&b, " and %zu more", x->nwrote - DAMAGE_NAMES);
 	pthread_mutex_unlock(&x->mu);
-	if (b.len == 0)
+	if (late && b.len == 0)
+		sx_report(x, "the damage was found only after the input "
+		    "before it had been sent; no table was created or loaded "
+		    "from this input: restore it from a good copy");
+	else if (late)
+		sx_report(x, "the damage was found only after the input "
+		    "before it had run, damaged part included: these tables "
+		    "were created or loaded from this input: %s: the target "
+		    "must be restored again, from a good copy of the input",
+		    b.p);
+	else if (b.len == 0)
 		sx_report(x, "nothing of the damaged part ran, and nothing of "
 		    "this input is committed: restore it from a good copy");
 	else

@@ -373,9 +373,10 @@ void	 sx_wrote_free(struct sx *);
  * The input was damaged (the producer said so, why: its message): say so,
  * name the tables that hold rows of this input and that the target must
  * be restored again, and print no resume point (a damaged input cannot
- * be finished).
+ * be finished).  late: the producer found it only after it had sent the
+ * damaged part (FRAME_ABORT_DAMAGED_LATE), which may then have run.
  */
-void	 sx_report_damage(struct sx *, const char *why);
+void	 sx_report_damage(struct sx *, const char *why, int late);
 /*
  * checkpoint.c: --checkpoint DB.TABLE (see checkpoint.c for the model).
  * sx_ckpt_name(): 0 if the name is DB.TABLE, else -1.  sx_ckpt_open(): on

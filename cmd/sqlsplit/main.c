@@ -152,7 +152,8 @@ on_segment(void *arg, int event)
 
 /*
  * The input failed.  Damage goes downstream as an abort frame (rowpipe
- * stream(5) ABORT, reason damaged) after the statements known good;
+ * stream(5) ABORT, reason damaged) after the statements known good (or
+ * damaged-late after all of an unchecked text's);
  * anything else (a cut) ends the stream without a trailer, the statements
  * of an unchecked segment dropped.  Exits.
  */
@@ -169,7 +170,9 @@ split_failed(struct out *out, struct split *s, const char *name)
 	snprintf(msg, sizeof(msg), "%s: %s: %s", getprogname(), name,
 	    split_errstr(s));
 	if (out->fw != NULL && split_damaged(s)) {
-		if (frame_writer_abort(out->fw, FRAME_ABORT_DAMAGED, msg) == -1)
+		/* an unchecked text's statements are all out by then */
+		if (frame_writer_abort(out->fw, split_checked(s) ?
+		    FRAME_ABORT_DAMAGED : FRAME_ABORT_DAMAGED_LATE, msg) == -1)
 			warnx("stdout: %s", frame_writer_errstr(out->fw));
 	} else if (out->fw != NULL && out->held)
 		frame_writer_discard(out->fw);

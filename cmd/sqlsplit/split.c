@@ -168,6 +168,13 @@ split_damaged(const struct split *s)
 	return s->mark.damaged;
 }
 
+int
+split_checked(const struct split *s)
+{
+	/* (one that starts as rows2sql's fails at its first statement) */
+	return s->mark.seg_max > 0 || s->mark.r2s_hdr;
+}
+
 const char *
 split_errstr(const struct split *s)
 {

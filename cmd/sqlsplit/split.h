@@ -89,5 +89,11 @@ int		 split_trailer_ok(const struct split *);
  * not match, a checkpoint line missing where one was due), not a cut.
  */
 int		 split_damaged(const struct split *);
+/*
+ * 1 if the input is a checked text (it has rows2sql's segments line, or
+ * starts as rows2sql's): no statement of a damaged segment was handed out.  0: damage is found
+ * only by the trailer line, after every statement was.
+ */
+int		 split_checked(const struct split *);
 
 #endif

@@ -53,7 +53,7 @@ struct stops {
 /* The lines that say whether the input is whole (trailer.c). */
 struct marks {
 	/* the last rows2sql trailer line seen */
-	int		 tr_seen;	/* 1 parsed, -1 malformed */
+	int		 tr_seen;	/* 1 parsed, -1 malformed, -2 cut */
 	struct sqltrailer tr;
 	uint64_t	 tr_off, tr_end, tr_hash, tr_stmts;
 	int		 tr_ok;

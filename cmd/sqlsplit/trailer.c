@@ -98,9 +98,23 @@ checkpoint_line(struct split *s, const char *b, size_t ll, uint64_t off,
 	return 0;
 }
 
+/*
+ * A text that starts as rows2sql's without its segments line: that line
+ * (or the first one's end) is damaged, and so would be the check.
+ */
+static int
+no_segments_line(struct split *s)
+{
+	return sdamaged(s, "line 2: the input starts as rows2sql output "
+	    "(its first line) but line 2 is not its rowpipe segments line: "
+	    "it is damaged, and the text cannot be checked");
+}
+
 int
 segment_bound(struct split *s, uint64_t off)
 {
+	if (s->mark.seg_max == 0 && s->mark.r2s_hdr)
+		return no_segments_line(s);
 	if (s->mark.seg_max == 0) {
 		s->mark.seg_on = 0;		/* not a checked text */
 		return 0;
@@ -137,8 +151,11 @@ marker_line(struct split *s, size_t pos)
 		ll = (size_t)(nl - b);
 		return checkpoint_line(s, b, ll, off, off + ll + 1);
 	}
-	/* on line 2 (after rows2sql's first line, even if that is damaged) */
-	if (s->mark.seg_max == 0 && !s->started && s->nstmt == 0 &&
+	/*
+	 * On line 2 (after rows2sql's first line, even if that is damaged,
+	 * even into a statement: segment 1 then fails its check).
+	 */
+	if (s->mark.seg_max == 0 && s->nstmt == 0 &&
 	    line_at(s, off) == 2 && n >= SQLTRAILER_SEGMENTS_LEN &&
 	    memcmp(b, SQLTRAILER_SEGMENTS, SQLTRAILER_SEGMENTS_LEN) == 0) {
 		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
@@ -158,12 +175,13 @@ marker_line(struct split *s, size_t pos)
 		s->mark.tr_stmts = s->nstmt;
 		hash_to(s, off);
 		s->mark.tr_hash = XXH3_64bits_digest(s->xx);
-		s->mark.tr_seen = (nl != NULL && !s->started &&
+		s->mark.tr_seen = nl == NULL ? -2 : (!s->started &&
 		    sqltrailer_parse(b, ll, &s->mark.tr) == 0) ? 1 : -1;
 		return 0;
 	}
-	if (off == 0 && n >= SQLTRAILER_HEADER_LEN &&
-	    memcmp(b, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN) == 0)
+	/* (its newline is not needed: a damaged one is still rows2sql's) */
+	if (off == 0 && n >= SQLTRAILER_HEADER_LEN - 1 &&
+	    memcmp(b, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN - 1) == 0)
 		s->mark.r2s_hdr = 1;
 	else if (off < 1024 && ((n >= 14 && memcmp(b, "-- MySQL dump ", 14) == 0) ||
 	    (n >= 16 && memcmp(b, "-- MariaDB dump ", 16) == 0)))
@@ -183,7 +201,15 @@ check_trailer(struct split *s)
 	uint64_t	 end = s->base + s->len;
 
 	if (s->mark.tr_seen != 0 && s->mark.tr_end == end) {
-		if (s->mark.tr_seen == -1)
+		/* (a text of no statement: segment_bound() never ran) */
+		if (s->mark.seg_max == 0 && s->mark.r2s_hdr)
+			return no_segments_line(s);
+		/* a checked text's trailer line is whole or damaged */
+		if (s->mark.tr_seen == -1 && s->mark.seg_max > 0)
+			return sdamaged(s, "line %llu: malformed rowpipe "
+			    "trailer line, or one inside a statement",
+			    (unsigned long long)line_at(s, s->mark.tr_off));
+		if (s->mark.tr_seen < 0)
 			return sfail(s, "line %llu: malformed or cut rowpipe "
 			    "trailer line", (unsigned long long)line_at(s,
 			    s->mark.tr_off));
@@ -206,6 +232,22 @@ check_trailer(struct split *s)
 			return sfail(s, "trailer mismatch: %llu statements, "
 			    "it says %llu", (unsigned long long)s->mark.tr_stmts,
 			    (unsigned long long)s->mark.tr.statements);
+		/*
+		 * rows2sql ends every segment with its checkpoint line, the
+		 * last right before the trailer line: text between them is
+		 * a segment whose checkpoint line is missing or damaged.
+		 */
+		if (s->mark.seg_max > 0 && s->mark.seg_start != s->mark.tr_off)
+			return sdamaged(s, "lines %llu-%llu (bytes %llu-%llu, "
+			    "statements %llu-%llu) have no checkpoint line "
+			    "before the trailer line: it is missing or "
+			    "damaged; none of these statements was passed on",
+			    (unsigned long long)s->mark.seg_line,
+			    (unsigned long long)line_at(s, s->mark.tr_off) - 1,
+			    (unsigned long long)s->mark.seg_start,
+			    (unsigned long long)s->mark.tr_off,
+			    (unsigned long long)s->mark.seg_nstmt + 1,
+			    (unsigned long long)s->mark.tr_stmts);
 		if (s->mark.seg_max == 0 && s->mark.tr.xxh3 != s->mark.tr_hash)
 			return sfail(s, "trailer mismatch: xxh3 %016llx, it "
 			    "says %016llx (input damaged)",
