@@ -80,6 +80,8 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "no-hex-blob", F(hex_blob), 0,
 	    "binary values as quoted strings"),
 	OPT_FLAG(0, "skip-hex-blob", F(hex_blob), 0, NULL),
+	OPT_FLAG(0, "part-ok", F(part_ok), 1,
+	    "convert one part of a dbsnap plan (not a whole dump)"),
 	OPT_FLAG(0, "progress", F(progress), 1,
 	    "progress on stderr (default: if it is a terminal)"),
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
@@ -110,7 +112,8 @@ main(int argc, char *argv[])
 		    "\t[--insert=insert|ignore|replace|upsert]\n"
 		    "\t[--max-allowed-packet=size] [--max-statement-size=size] "
 		    "[--no-create]\n"
-		    "\t[--no-create-db] [--no-data] [--progress | --no-progress]\n"
+		    "\t[--no-create-db] [--no-data] [--part-ok]\n"
+		    "\t[--progress | --no-progress]\n"
 		    "\t[--rename=old=new] [--rename-db=old=new]"
 		    " [--skip-definer] [--skip-drop]\n"
 		    "\t[--tables=name,...] [file]\n",

@@ -33,6 +33,7 @@ struct r2s_opts {
 	int			 skip_drop;
 	int			 skip_definer;
 	int			 no_trailer;	/* for debugging only */
+	int			 part_ok;	/* --part-ok: one part of a plan */
 	int			 progress;	/* 1, 0, -1: if stderr is a tty */
 	size_t			 max_stmt;	/* --max-statement-size */
 	size_t			 max_packet;	/* --max-allowed-packet */

@@ -4,6 +4,7 @@
  * mysqldump does, and the trailer line that makes the text checkable.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sqltrailer.h"
@@ -28,12 +29,47 @@ session_stmt(void *arg, const struct objsql_stmt *os)
 	return stmt_end(st, ";");
 }
 
+/*
+ * A part of a dbsnap plan (header key part, of parts > 1) is not a dump:
+ * its text, loaded alone, gives a database that lacks the other parts'
+ * rows and objects without a word.  Refused unless --part-ok; then its
+ * header says so in a line of its own, and stderr too.
+ */
+static int
+part(struct r2s *st, const struct rp_kv *kv)
+{
+	const char	*i = rp_kv_get(kv, "part"), *n = rp_kv_get(kv, "parts");
+	const char	*plan = rp_kv_get(kv, "plan");
+
+	if (i == NULL || (n != NULL && strcmp(n, "1") == 0))
+		return 0;
+	if (n == NULL)
+		n = "?";
+	if (plan == NULL)
+		plan = "?";
+	if (!st->o->part_ok)
+		return fail(st, "the input is part %s of %s of dbsnap plan %s, "
+		    "not a whole dump: load the parts together with sqlexec "
+		    "--input FILE for each, or give --part-ok to convert this "
+		    "part alone", i, n, plan);
+	fprintf(stderr, "rows2sql: warning: the input is part %s of %s of "
+	    "dbsnap plan %s: the text holds this part only\n", i, n, plan);
+	buf_adds(&st->out, "-- rowpipe-part: PART ");
+	add_clean(&st->out, i);
+	buf_adds(&st->out, " OF ");
+	add_clean(&st->out, n);
+	buf_adds(&st->out, " of dbsnap plan ");
+	add_clean(&st->out, plan);
+	buf_adds(&st->out, ": not a whole dump; load every part\n");
+	return 0;
+}
+
 int
 do_header(struct r2s *st, const struct frame *f)
 {
 	static const char *const keys[] = { "producer", "server_version",
 	    "snapshot_time", "consistency", "binlog_file", "binlog_pos",
-	    "gtid_binlog_pos" };
+	    "gtid_binlog_pos", "gtid_pos", "plan", "part", "parts" };
 	struct rp_kv	 kv;
 	struct dec	 d;
 	const char	*v, *tz, *why;
@@ -45,6 +81,8 @@ do_header(struct r2s *st, const struct frame *f)
 	buf_adds(&st->out, SQLTRAILER_HEADER);
 	/* checkpoint lines follow (output.c): a reader can check segments */
 	buf_addf(&st->out, SQLTRAILER_SEGMENTS "%zu\n", (size_t)OUT_FLUSH_AT);
+	if (part(st, &kv) == -1)
+		return -1;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if ((v = rp_kv_get(&kv, keys[i])) == NULL || *v == '\0')
 			continue;
