@@ -16,6 +16,7 @@ cd "$T_DIR" || exit 1
 
 plan()      { echo "1..$1"; T_PLANNED=1; }
 skip_all()  { echo "1..0 # SKIP $*"; exit 0; }
+fail_all()  { echo "1..1"; echo "not ok 1 - $*"; exit 1; }
 ok()        { T_N=$((T_N + 1)); if [ "$1" -eq 0 ]; then echo "ok $T_N - $2";
               else echo "not ok $T_N - $2"; T_FAIL=$((T_FAIL + 1)); fi; }
 is()        { [ "$1" = "$2" ]; r=$?; ok $r "$3";

@@ -43,7 +43,10 @@ server_start() {
 	mkdir -p "$dir/data" "$dir/tmp" || return 1
 	bin=$(server_bin) || { echo "server: mariadbd not found" >&2; return 1; }
 	user=$(id -un)
-	mariadb-install-db --no-defaults --datadir="$dir/data" --user="$user" \
+	# its own tmpdir too: bootstraps sharing /tmp failed with ERROR 1051
+	# "Unknown table 'mysql.tmp_user_sys'" when tests started servers
+	mariadb-install-db --no-defaults --datadir="$dir/data" \
+	    --tmpdir="$dir/tmp" --user="$user" \
 	    --auth-root-authentication-method=normal --skip-test-db \
 	    >"$dir/install.log" 2>&1 ||
 	    { echo "server: mariadb-install-db failed:" >&2;

@@ -3,9 +3,17 @@
 # waits for (the statement's id, user, time) and how many statements
 # wait behind it; --lock-wait-timeout gives up with an error naming it.
 # The long statement is a SLEEP that the test kills: no timing assumed
-# beyond the 30 s deadlines.
+# beyond the 30 s deadlines.  The server is the test's own: a global
+# read lock waits for every write of the server, and the statement it
+# names is the longest running one, so other test files' statements on
+# a shared server would both be blocked by it and be named by it.
 . "$(dirname "$0")/../lib.sh"
+. "$RP_TOP/tests/server.sh"
 need_server
+server_add OWN "$T_DIR/own" --server-id=51 --innodb-buffer-pool-size=32M \
+    --innodb-log-file-size=16M >/dev/null || fail_all "a second server did not start"
+trap 'server_stop_pid "$OWN_PID"; rm -rf "$T_DIR"' EXIT
+RP_SOCK=$OWN_SOCK
 DB=t1051_db
 fresh_db $DB
 sql $DB -e "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1);

@@ -27,7 +27,7 @@ server_add P "$T_DIR/p" --server-id=101 $small >/dev/null &&
 server_add R1 "$T_DIR/r1" --server-id=102 --log-slave-updates $small \
     >/dev/null &&
 server_add R2 "$T_DIR/r2" --server-id=103 --log-slave-updates $small \
-    >/dev/null || skip_all "three more servers did not start"
+    >/dev/null || fail_all "three more servers did not start"
 on() { _s=$1; shift; mariadb --no-defaults -uroot -S "$_s" --batch --skip-column-names "$@"; }
 conn() { echo "--no-defaults -uroot -S $1"; }
 # slave_field SOCK FIELD: one field of SHOW SLAVE STATUS.
