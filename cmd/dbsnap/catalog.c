@@ -19,18 +19,29 @@
 #include "dbsnap.h"
 #include "quote.h"
 
-static const char *const system_dbs[] = {
-	"mysql", "information_schema", "performance_schema", "sys"
+/*
+ * What -A leaves out.  information_schema and performance_schema are the
+ * server's views of itself, never data (mysqldump -A skips them too);
+ * mysql and sys hold data (accounts, time zones, the sys views), so a
+ * copy names them in its left-out note (data 1).
+ */
+static const struct {
+	const char	*name;
+	int		 data;
+} system_dbs[] = {
+	{ "mysql", 1 }, { "information_schema", 0 },
+	{ "performance_schema", 0 }, { "sys", 1 }
 };
 
+/* 0: not a system database, 1: one without data, 2: with data */
 static int
 is_system_db(const char *db)
 {
 	size_t	 i;
 
 	for (i = 0; i < sizeof(system_dbs) / sizeof(system_dbs[0]); i++)
-		if (strcmp(db, system_dbs[i]) == 0)
-			return 1;
+		if (strcmp(db, system_dbs[i].name) == 0)
+			return 1 + system_dbs[i].data;
 	return 0;
 }
 
@@ -43,6 +54,11 @@ all_databases(struct snap *s)
 
 	r = sql_query(s->conns[0], "list databases", "SHOW DATABASES", 14);
 	while ((row = mysql_fetch_row(r)) != NULL) {
+		if (row[0] != NULL && is_system_db(row[0]) == 2) {
+			buf_addf(&s->left.system_dbs, "%s%s",
+			    s->left.system_dbs.len > 0 ? " " : "", row[0]);
+			continue;
+		}
 		if (row[0] == NULL || is_system_db(row[0]))
 			continue;
 		o->dbs = reallocarray(o->dbs, o->ndbs + 1, sizeof(*o->dbs));

@@ -204,6 +204,8 @@ struct snap {
 	struct leftout {		/* in the databases, not in the stream */
 		uint64_t	 procedures, functions, packages, package_bodies;
 		uint64_t	 events, triggers, users, roles;
+		/* -A: the system databases there, "mysql, sys" */
+		struct buf	 system_dbs;
 	}		 left;
 };
 

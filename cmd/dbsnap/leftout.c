@@ -1,8 +1,9 @@
 /*
  * leftout: what exists in the dumped databases but is not in the stream
  * (routines without -R, events without -E, triggers with
- * --skip-triggers, and with -A the accounts without --users), counted in the snapshot and named in one line at the
- * end with the option that includes it, so that a copy never leaves them
+ * --skip-triggers, and with -A the accounts without --users and the
+ * system databases mysql and sys), counted in the snapshot and named in
+ * one line at the end with the option that includes it, so that a copy never leaves them
  * out silently.
  */
 #include <inttypes.h>
@@ -114,6 +115,27 @@ add(struct buf *b, uint64_t n, const char *one, const char *many)
 	    n == 1 ? one : many);
 }
 
+/*
+ * ", the databases mysql, sys (-A skips them; name them to dump them:
+ * -B mysql sys)" for names "mysql sys".
+ */
+static void
+system_dbs(struct buf *b, const char *names)
+{
+	int		 many = strchr(names, ' ') != NULL;
+	const char	*it = many ? "them" : "it", *p;
+
+	buf_addf(b, "%sthe database%s ", b->len > 0 ? ", " : "",
+	    many ? "s" : "");
+	for (p = names; *p != '\0'; p++)
+		if (*p == ' ')
+			buf_adds(b, ", ");
+		else
+			buf_addc(b, *p);
+	buf_addf(b, " (-A skips %s; name %s to dump %s: -B %s)", it, it, it,
+	    names);
+}
+
 void
 report_left_out(struct snap *s)
 {
@@ -136,7 +158,10 @@ report_left_out(struct snap *s)
 	add(&b, l->roles, "role", "roles");
 	if (l->users + l->roles > 0)
 		buf_adds(&b, " (add --users)");
+	if (l->system_dbs.len > 0 && !l->system_dbs.err)
+		system_dbs(&b, l->system_dbs.p);
 	if (b.len > 0 && !b.err)
 		fprintf(stderr, "%s: left out: %s\n", getprogname(), b.p);
 	buf_release(&b);
+	buf_release(&s->left.system_dbs);
 }

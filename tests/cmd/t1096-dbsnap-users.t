@@ -4,7 +4,8 @@
 # on a second, fresh server by rows2sql | sqlsplit | sqlexec and by
 # sqlexec from the stream, to the same SHOW CREATE USER and SHOW GRANTS;
 # an account the target has keeps its password; -A leaves them out by
-# default and says so.
+# default and says so, and names the system databases it always skips
+# (mysql, sys) with the -B that dumps them (before, silently).
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
@@ -98,8 +99,22 @@ dbsnap $B -A -R >noflag.rp 2>noflag.err
 is "$?" 0 "-A without --users: exit 0"
 is "$(framecat <noflag.rp | grep -Ec '^OBJECT	(user|role|grant)	')" 0 \
     "... no accounts in the stream"
-like "$(cat noflag.err)" "^dbsnap: left out: [0-9]+ users, 3 roles \(add --users\)$" \
-    "... and the note counts them and names --users"
+# (and the system databases: mysql, and sys where the server has it)
+sysdbs=$(dsql -e "SHOW DATABASES" | grep -Ex 'mysql|sys' | sort | tr '\n' ' ' | sed 's/ $//')
+if [ "$sysdbs" = mysql ]; then
+	sysnote="the database mysql \\(-A skips it; name it to dump it: -B mysql\\)"
+else
+	sysnote="the databases $(echo "$sysdbs" | sed 's/ /, /g') \\(-A skips them; name them to dump them: -B $sysdbs\\)"
+fi
+like "$(cat noflag.err)" "^dbsnap: left out: [0-9]+ users, 3 roles \(add --users\), $sysnote$" \
+    "... and the note counts them and names --users, and the system databases"
+dbsnap $B -A -R -E --users >/dev/null 2>all.err
+is "$?" 0 "-A --users: exit 0"
+like "$(cat all.err)" "^dbsnap: left out: $sysnote$" \
+    "... the note still names the system databases, with how to dump them"
+dbsnap $B -B $sysdbs >sys.rp 2>sys.err
+is "$?" 0 "... and that advice works: dbsnap -B $sysdbs exits 0"
+like "$(framecat <sys.rp | grep -c '^OBJECT	database	')" "^[12]$" "... with the databases in the stream"
 
 # --users alone: only the accounts.
 dbsnap $(CONN) --users >u.rp 2>/dev/null
