@@ -7,8 +7,12 @@
  * that exist, keys and constraints that survive), and only then writes
  * them, rewritten: an error found there leaves a stream with nothing but
  * its header.  Views, routines, triggers and events come after the rows;
- * a transform that breaks one is found as it passes, and the output then
- * ends without a trailer, so that every reader downstream sees it cut.
+ * a transform that breaks one is found as it passes, when the rows are
+ * out.  A transform's failure ends the output with an ABORT frame
+ * (rowpipe-stream(5)): reason damaged-late once rows or objects are out,
+ * so that sqlexec says the target holds rows of a stream that cannot be
+ * finished, rather than a cut it could resume; damaged before that.  A
+ * cut input gives a cut output, and an aborted one is passed on as it is.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -435,7 +439,9 @@ rowmap(int fd, int out_fd, const struct rowmap_opts *o, const char **errmsg)
 	struct frame_reader *fr;
 	struct frame	 f;
 	enum frame_status s;
-	int		 r = -1;
+	const char	*why;
+	char		 am[sizeof(st.errbuf) + 16];
+	int		 r = -1, input = 0, reason;
 
 	memset(&st, 0, sizeof(st));
 	st.o = o;
@@ -450,6 +456,7 @@ rowmap(int fd, int out_fd, const struct rowmap_opts *o, const char **errmsg)
 		if ((s = frame_read(fr, &f)) == FRAME_ERR) {
 			snprintf(st.errbuf, sizeof(st.errbuf), "%s",
 			    frame_reader_errstr(fr));
+			input = 1;
 			break;
 		}
 		if (s == FRAME_DONE) {
@@ -470,7 +477,20 @@ rowmap(int fd, int out_fd, const struct rowmap_opts *o, const char **errmsg)
 	}
 	if (r == -1 && st.fw != NULL) {
 		frame_cancel(st.fw);
-		frame_writer_flush(st.fw);	/* whole frames, no trailer */
+		reason = frame_reader_aborted(fr, &why);
+		if (frame_writer_totals(st.fw)->frames == 0)
+			;		/* not even a header: nothing to end */
+		else if (input && reason != 0)	/* the producer's, passed on */
+			(void)frame_writer_abort(st.fw, reason, why);
+		else if (input)
+			frame_writer_flush(st.fw);	/* cut: no trailer */
+		else {
+			/* (a write error is sticky: then nothing more) */
+			snprintf(am, sizeof(am), "rowmap: %s", st.errbuf);
+			(void)frame_writer_abort(st.fw, frame_writer_totals(
+			    st.fw)->frames > 1 ? FRAME_ABORT_DAMAGED_LATE :
+			    FRAME_ABORT_DAMAGED, am);
+		}
 	}
 out:
 	snprintf(msg, sizeof(msg), "%s", st.errbuf);

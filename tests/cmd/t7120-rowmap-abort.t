@@ -1,0 +1,84 @@
+#!/bin/sh
+# rowmap --drop of a column a view uses: the view comes after the rows in
+# a snapshot stream, so rowmap finds it only when the rows are out.  Its
+# output then ends with an ABORT frame (reason damaged-late), not a cut:
+# sqlexec says the input is damaged, that its rows were loaded before the
+# damage was found, names the tables and prints no resume point (before:
+# "truncated" with a resume point that can never finish the copy);
+# rows2sql and framecat say "aborted by the producer".  A transform that
+# fails before the rows (a table's key needs the column) aborts with
+# reason damaged: nothing is loaded.  An ABORT on rowmap's input is passed
+# on as it is.  A cut input still gives a cut output.
+. "$(dirname "$0")/../lib.sh"
+need_server
+C=$(CONN)
+src=t7120_src dst=t7120_dst
+
+sql -e "DROP DATABASE IF EXISTS $src; CREATE DATABASE $src; USE $src;
+    CREATE TABLE c (id INT PRIMARY KEY, name VARCHAR(30), city VARCHAR(30),
+	UNIQUE KEY uk (city, id));
+    INSERT INTO c SELECT seq, CONCAT('name ', seq), CONCAT('city ', seq)
+	FROM seq_1_to_5000;
+    CREATE TABLE o (id INT PRIMARY KEY, c_id INT);
+    INSERT INTO o SELECT seq, seq FROM seq_1_to_100;
+    CREATE VIEW v AS SELECT id, name FROM c"
+dbsnap $C $src >s.rp
+is "$?" 0 "a snapshot with a view"
+
+# The view's column dropped: found after the rows.
+rowmap --rename-db $src=$dst --drop $src.c.name s.rp >m.rp 2>err
+is "$?" 1 "rowmap --drop of a view's column: exit 1"
+like "$(cat err)" "^rowmap: frame [0-9]+ at offset [0-9]+: --drop $src.c.name: $src.v uses it$" \
+    "naming the view"
+like "$(framecat <m.rp 2>&1 >/dev/null)" "^framecat: aborted by the producer: rowmap: frame [0-9]+ at offset [0-9]+: --drop $src.c.name: $src.v uses it" \
+    "the stream ends with an abort frame, not a cut"
+ok $(! framecat <m.rp 2>&1 >/dev/null | grep -q truncated; echo $?) \
+    "not called truncated"
+
+sql -e "DROP DATABASE IF EXISTS $dst"
+sqlexec $C -j 2 <m.rp 2>err
+is "$?" 1 "sqlexec of it: exit 1"
+like "$(cat err)" "^sqlexec: input damaged \\(rowmap: frame [0-9]+ at offset [0-9]+: --drop $src.c.name: $src.v uses it\\)" \
+    "sqlexec says damaged, with rowmap's reason"
+like "$(cat err)" "sqlexec: the damage was found only after the input before it had run, damaged part included: these tables were created or loaded from this input: .*$dst\\.c.*: the target must be restored again" \
+    "and that the tables it loaded must be restored again"
+ok $(! grep -q 'resume with' err; echo $?) "no resume point"
+ok $(! grep -q 'truncated' err; echo $?) "not called truncated"
+
+rows2sql <m.rp >m.sql 2>err
+is "$?" 1 "rows2sql of it: exit 1"
+like "$(cat err)" "aborted by the producer: rowmap: .*--drop $src.c.name: $src.v uses it" \
+    "rows2sql says the producer aborted"
+
+# The check before a load that rowmap(1) suggests: the schema alone.
+dbsnap $C --no-data $src | rowmap --drop $src.c.name >nd.rp 2>err
+is "$?" 1 "--no-data | rowmap --drop: exit 1, before anything is loaded"
+like "$(cat err)" "--drop $src.c.name: $src.v uses it$" "naming the view"
+
+# Before the rows: a unique key needs the column: nothing but the header,
+# then the abort (reason damaged: nothing of it was written).
+rowmap --drop $src.c.city s.rp >k.rp 2>err
+is "$?" 1 "rowmap --drop of a key's column: exit 1"
+sql -e "DROP DATABASE IF EXISTS $src"
+sqlexec $C <k.rp 2>err
+is "$?" 1 "sqlexec of it: exit 1"
+like "$(cat err)" "sqlexec: nothing of the damaged part ran, and nothing of this input is committed" \
+    "nothing of it ran, and sqlexec says so"
+is "$(sql -e "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '$src'")" 0 \
+    "and nothing was created"
+
+# An abort on rowmap's input is passed on (sqlsplit's, damaged).
+printf 'SELECT 1;\n-- rowpipe-trailer statements=1 bytes=10 xxh3=0000000000000000\n' >bad.sql
+sqlsplit bad.sql 2>/dev/null | rowmap >p.rp 2>err
+like "$(cat err)" "aborted by the producer: sqlsplit: bad.sql: trailer mismatch" \
+    "rowmap says its input was aborted"
+like "$(framecat <p.rp 2>&1 >/dev/null)" "^framecat: aborted by the producer: sqlsplit: bad.sql: trailer mismatch" \
+    "and passes the abort on, with the producer's message"
+
+# A cut input: a cut output, no abort.
+head -c 3000 s.rp | rowmap >cut.rp 2>err
+is "$?" 1 "a cut input: exit 1"
+like "$(framecat <cut.rp 2>&1 >/dev/null)" "^framecat: truncated" "a cut input: a cut output"
+
+sql -e "DROP DATABASE IF EXISTS $src; DROP DATABASE IF EXISTS $dst"
+done_testing
