@@ -303,14 +303,16 @@ arrays_put(struct sx_bulk *b, const struct ld_table *t,
 }
 
 /*
- * w > 0 warnings of the statement just run on m for unit u (lib: warn.c).
- * They are counted in *warns, printed while the first few are, and with
- * --strict an error (--force does not skip rows).  0 or -1 (recorded).
+ * w > 0 warnings of the statement just run on m for unit u (lib: warn.c),
+ * whose rows began at row first of the table.  They are counted in
+ * *warns, printed while the first few are, and with --strict an error
+ * (--force does not skip rows).  0 or -1 (recorded).
  */
 static int
-warnings(struct sx *x, MYSQL *m, struct sx_unit *u, unsigned w,
-    uint64_t *warns)
+warnings(struct sx *x, MYSQL *m, struct sx_unit *u, uint64_t first,
+    unsigned w, uint64_t *warns)
 {
+	struct sx_warn_rows at = { u->rows->t->name, first };
 	struct buf	 b = BUF_INIT;
 	int		 rc = 0;
 
@@ -318,17 +320,21 @@ warnings(struct sx *x, MYSQL *m, struct sx_unit *u, unsigned w,
 	if (w == 0 || x->interrupted || !sx_warn_wanted(x))
 		return 0;
 	sx_rows_where(&b, u);
-	if ((rc = sx_warn(x, m, w, u->rows->first_frame, b.p)) == 1)
+	if ((rc = sx_warn_at(x, m, w, u->rows->first_frame, b.p, &at)) == 1)
 		sx_set_error(x, u->rows->first_frame, "%s: rows with warnings "
 		    "are an error with --strict, also with --force", b.p);
 	buf_release(&b);
 	return rc == 0 ? 0 : -1;
 }
 
-/* Execute the n rows in b's arrays.  0, or -1 with the error recorded. */
+/*
+ * Execute the n rows in b's arrays, rows first.. of the table.  0, or -1
+ * with the error recorded.
+ */
 static int
 execute(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
-    MYSQL_STMT *st, unsigned int n, uint64_t *rows, uint64_t *warns)
+    MYSQL_STMT *st, unsigned int n, uint64_t first, uint64_t *rows,
+    uint64_t *warns)
 {
 	const struct ld_table *t = u->rows->t;
 	my_ulonglong	 got;
@@ -368,7 +374,7 @@ execute(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
 	}
 	sx_conn_end(x, c);
 	got = mysql_stmt_affected_rows(st);
-	if (warnings(x, x->conn[c], u, mysql_stmt_warning_count(st),
+	if (warnings(x, x->conn[c], u, first, mysql_stmt_warning_count(st),
 	    warns) == -1)
 		return -1;
 	if (got != n) {
@@ -387,11 +393,13 @@ execute(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
 /*
  * One row too large for a bulk request: executed alone, its large values
  * sent in pieces (mysql_stmt_send_long_data(3)), each of which the server
- * still bounds by max_allowed_packet.  0, or -1 with the error recorded.
+ * still bounds by max_allowed_packet.  row: its number in the table.  0,
+ * or -1 with the error recorded.
  */
 static int
 execute_long(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
-    MYSQL_STMT *st, size_t limit, uint64_t *rows, uint64_t *warns)
+    MYSQL_STMT *st, size_t limit, uint64_t row, uint64_t *rows,
+    uint64_t *warns)
 {
 	const struct ld_table *t = u->rows->t;
 	const struct rp_val *v;
@@ -434,7 +442,8 @@ execute_long(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
 	}
 	sx_conn_end(x, c);
 	*rows += mysql_stmt_affected_rows(st);
-	return warnings(x, x->conn[c], u, mysql_stmt_warning_count(st), warns);
+	return warnings(x, x->conn[c], u, row, mysql_stmt_warning_count(st),
+	    warns);
 }
 
 /* Bytes row vals takes in a bulk request. */
@@ -515,6 +524,7 @@ load_bulk(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	MYSQL_STMT	*st;
 	size_t		 limit = x->batch_cap, hdr, used, rb;
 	unsigned int	 n = 0;
+	uint64_t	 row, first = 0;	/* this row, the arrays' first */
 	int		 k;
 
 	if (arrays_fit(b, t->nemit, t->t->ncols) == -1) {
@@ -526,34 +536,42 @@ load_bulk(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	used = hdr = REQ_HEADER(t->nemit);
 	rowit_init(&it, u->rows);
 	while ((k = rowit_next(x, u, &it, b->vals)) == 1) {
+		row = it.row - 1;
 		rb = row_bytes(t, b->vals);
 		if (n > 0 && (n == b->cap || used + rb > limit)) {
-			if (execute(x, c, u, b, st, n, rows, warns) == -1)
+			if (execute(x, c, u, b, st, n, first, rows,
+			    warns) == -1)
 				return -1;
 			n = 0;
 			used = hdr;
 		}
 		if (hdr + rb <= limit && arrays_put(b, t, b->vals, n) == 0) {
-			n++;
+			if (n++ == 0)
+				first = row;
 			used += rb;
 			continue;
 		}
 		/* Too large for a request, or not typed: alone, as text. */
-		if ((n > 0 && execute(x, c, u, b, st, n, rows, warns) == -1) ||
-		    execute_long(x, c, u, b, st, limit, rows, warns) == -1)
+		if ((n > 0 && execute(x, c, u, b, st, n, first, rows,
+		    warns) == -1) ||
+		    execute_long(x, c, u, b, st, limit, row, rows, warns) == -1)
 			return -1;
 		n = 0;
 		used = hdr;
 	}
-	if (k == -1 || (n > 0 && execute(x, c, u, b, st, n, rows, warns) == -1))
+	if (k == -1 || (n > 0 && execute(x, c, u, b, st, n, first, rows,
+	    warns) == -1))
 		return -1;
 	return 0;
 }
 
-/* Send the n rows of INSERT text in b->text.  0 or -1 (recorded). */
+/*
+ * Send the n rows of INSERT text in b->text, rows first.. of the table.
+ * 0 or -1 (recorded).
+ */
 static int
 text_flush(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
-    uint64_t n, uint64_t *rows, uint64_t *warns)
+    uint64_t n, uint64_t first, uint64_t *rows, uint64_t *warns)
 {
 	MYSQL		*m = x->conn[c];
 	my_ulonglong	 got;
@@ -574,7 +592,7 @@ text_flush(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
 	sx_conn_end(x, c);
 	/* before SHOW WARNINGS (warnings()) replaces them */
 	got = mysql_affected_rows(m);
-	if (warnings(x, m, u, mysql_warning_count(m), warns) == -1)
+	if (warnings(x, m, u, first, mysql_warning_count(m), warns) == -1)
 		return -1;
 	if (got != n) {
 		struct buf	 w = BUF_INIT;
@@ -622,7 +640,7 @@ load_text(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	MYSQL_STMT	*st;
 	const char	*lim = r->data.p + r->data.len;
 	size_t		 limit = x->batch_cap, bound;
-	uint64_t	 n = 0;
+	uint64_t	 n = 0, row, first = 0;
 	char		*o;
 	int		 k;
 
@@ -633,21 +651,24 @@ load_text(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	buf_reset(&b->text);
 	rowit_init(&it, r);
 	while ((k = rowit_next(x, u, &it, b->vals)) == 1) {
+		row = it.row - 1;
 		bound = tuple_bound(t, b->vals);
 		if (n > 0 && b->text.len + 1 + bound + 1 > limit) {
-			if (text_flush(x, c, u, b, n, rows, warns) == -1)
+			if (text_flush(x, c, u, b, n, first, rows, warns) == -1)
 				return -1;
 			n = 0;
 		}
 		if (t->prefix.len + bound + 1 > limit) {
 			if ((st = stmt_get(x, m, b, u)) == NULL ||
-			    execute_long(x, c, u, b, st, limit, rows, warns) == -1)
+			    execute_long(x, c, u, b, st, limit, row, rows,
+			    warns) == -1)
 				return -1;
 			continue;
 		}
-		if (n == 0)
+		if (n == 0) {
 			buf_add(&b->text, t->prefix.p, t->prefix.len);
-		else
+			first = row;
+		} else
 			buf_addc(&b->text, ',');
 		if (buf_grow(&b->text, bound) == -1)
 			continue;	/* text_flush() reports it */
@@ -659,7 +680,7 @@ load_text(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	}
 	if (k == -1)
 		return -1;
-	return text_flush(x, c, u, b, n, rows, warns);
+	return text_flush(x, c, u, b, n, first, rows, warns);
 }
 
 int

@@ -330,6 +330,18 @@ int	 sx_warn_wanted(struct sx *);
  */
 int	 sx_warn(struct sx *, MYSQL *m, unsigned n, uint64_t no,
 	    const char *where);
+/*
+ * sx_warn() for an execute (or INSERT) of consecutive rows of one table,
+ * the first of which is row first (1-based, counted in the table's stream
+ * order): a warning's "at row R", which counts the execute's rows, is
+ * printed as the table's row, "at row first+R-1 of table".
+ */
+struct sx_warn_rows {
+	const char	*table;		/* "schema.table" */
+	uint64_t	 first;
+};
+int	 sx_warn_at(struct sx *, MYSQL *m, unsigned n, uint64_t no,
+	    const char *where, const struct sx_warn_rows *);
 
 /*
  * resume.c: the resume token N:IDENTITY and the input's identity, a

@@ -28,9 +28,37 @@ sx_warn_wanted(struct sx *x)
 	return want;
 }
 
+/*
+ * A warning's text into b.  With rows (a load of a table's rows), the
+ * server's "... at row R" at its end, R counting the rows of one execute
+ * or INSERT from 1, becomes the row of the table it is: "at row F+R-1
+ * of s.t", F the execute's first row in the table's stream.
+ */
+static void
+add_text(struct buf *b, const char *msg, const struct sx_warn_rows *rows)
+{
+	const char	*at, *p;
+	char		*end;
+	uint64_t	 r;
+
+	at = rows != NULL ? strstr(msg, " at row ") : NULL;
+	for (p = at; p != NULL; p = strstr(p + 1, " at row "))
+		at = p;			/* the last one */
+	if (at == NULL || at[8] < '1' || at[8] > '9' ||
+	    (r = strtoull(at + 8, &end, 10)) == 0 || *end != '\0' ||
+	    r > UINT64_MAX - rows->first) {
+		buf_adds(b, msg);
+		return;
+	}
+	buf_add(b, msg, (size_t)(at - msg));
+	buf_addf(b, " at row %" PRIu64 " of %s", rows->first + r - 1,
+	    rows->table);
+}
+
 /* "Warning 1265: Data truncated ..." lines of SHOW WARNINGS on m, into b. */
 static void
-warning_lines(struct buf *b, MYSQL *m, const char *sep, unsigned *lines)
+warning_lines(struct buf *b, MYSQL *m, const char *sep, unsigned *lines,
+    const struct sx_warn_rows *rows)
 {
 	MYSQL_RES	*res;
 	MYSQL_ROW	 row;
@@ -42,15 +70,22 @@ warning_lines(struct buf *b, MYSQL *m, const char *sep, unsigned *lines)
 		return;
 	}
 	while ((row = mysql_fetch_row(res)) != NULL && *lines < WARN_LINES) {
-		buf_addf(b, "%s%s %s: %s", (*lines)++ ? "; " : sep,
-		    row[0] ? row[0] : "?", row[1] ? row[1] : "?",
-		    row[2] ? row[2] : "");
+		buf_addf(b, "%s%s %s: ", (*lines)++ ? "; " : sep,
+		    row[0] ? row[0] : "?", row[1] ? row[1] : "?");
+		add_text(b, row[2] ? row[2] : "", rows);
 	}
 	mysql_free_result(res);
 }
 
 int
 sx_warn(struct sx *x, MYSQL *m, unsigned n, uint64_t no, const char *where)
+{
+	return sx_warn_at(x, m, n, no, where, NULL);
+}
+
+int
+sx_warn_at(struct sx *x, MYSQL *m, unsigned n, uint64_t no, const char *where,
+    const struct sx_warn_rows *rows)
 {
 	struct buf	 b = BUF_INIT;
 	unsigned	 lines;
@@ -63,7 +98,7 @@ sx_warn(struct sx *x, MYSQL *m, unsigned n, uint64_t no, const char *where)
 	if (!show && !x->o->strict)
 		return 0;
 	buf_adds(&b, where);
-	warning_lines(&b, m, ": ", &lines);
+	warning_lines(&b, m, ": ", &lines, rows);
 	if (n > lines && lines > 0)
 		buf_addf(&b, " (and %u more)", n - lines);
 	if (x->o->strict && x->o->force) {

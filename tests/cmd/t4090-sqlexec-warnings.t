@@ -82,5 +82,24 @@ like "$(tail -1 err)" "^sqlexec: statements 1-4 are committed; resume with --ski
 is "$(sql -e "SELECT GROUP_CONCAT(country) FROM t4090_dst.c")" "Unite" \
     "--strict: and nothing after it ran"
 
+# The snapshot path: a warning names the row of the table, not the row
+# of the bulk execute (4096 rows at most) or INSERT the server counts in.
+sql t4090_src -e "CREATE TABLE w (id INT PRIMARY KEY, country VARCHAR(40));
+    INSERT INTO w SELECT seq, IF(seq IN (904, 5000, 9999), 'United States',
+    'Chad') FROM seq_1_to_10000"
+dbsnap $C t4090_src w | rowmap --rename-db t4090_src=t4090_dst >w.rp
+for o in "" "--no-bulk" "--no-bulk --commit-every 10K --batch-bytes 3K" \
+    "--commit-every 10K --batch-bytes 3K" "-j 3 --commit-every 20K"; do
+	sql -e "DROP TABLE IF EXISTS t4090_dst.w;
+	    CREATE TABLE t4090_dst.w (id INT PRIMARY KEY, country VARCHAR(5))"
+	sqlexec $C --no-create $o <w.rp 2>err
+	is $? 0 "snapshot ${o:-(bulk)}: a truncating load: exit 0"
+	is "$(grep -o "Data truncated for column 'country' at row [0-9]* of [a-z0-9_.]*" err | sort)" \
+	    "Data truncated for column 'country' at row 5000 of t4090_dst.w
+Data truncated for column 'country' at row 904 of t4090_dst.w
+Data truncated for column 'country' at row 9999 of t4090_dst.w" \
+	    "snapshot ${o:-(bulk)}: each warning names the row of the table"
+done
+
 sql -e "DROP DATABASE t4090_src; DROP DATABASE t4090_dst"
 done_testing
