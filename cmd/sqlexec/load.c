@@ -974,7 +974,8 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	ok = rc == 0 && x->err.msg == NULL && x->nfailed == 0 &&
 	    x->interrupted == 0;
 	if (!l.o->dry_run) {
-		summary(&l, mono_now() - t0);
+		if (!l.o->quiet || !ok)
+			summary(&l, mono_now() - t0);
 		if (!ok && !x->no_resume)
 			sx_print_resume(x);
 	}

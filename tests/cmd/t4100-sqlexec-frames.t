@@ -43,6 +43,22 @@ for j in 1 4; do
 	is_file $j.objs ref.objs "-j $j: SHOW CREATE TABLE of every table"
 done
 
+# -q, for cron: no summary on success, also for dbsnap's output piped in;
+# a failure still ends with the summary.
+sql -e "DROP DATABASE IF EXISTS t4100_q"
+dbsnap $C $src | rowmap --rename-db $src=t4100_q | sqlexec $C -q 2>err
+# (warnings are printed as always: the fixture's gv = i + 1 overflows)
+is "$?:$(grep -v '^sqlexec: warning: ' err)" "0:" \
+    "-q: a snapshot stream loads in silence"
+db_sums t4100_q >q.sums
+is_file q.sums ref.sums "-q: the snapshot stream is loaded"
+rowmap --rename-db $src=t4100_q <at.rp | sqlexec $C -q --no-create 2>err
+is $? 1 "-q: duplicate rows: exit 1"
+like "$(cat err)" "ERROR 1062" "-q: duplicate rows: the error"
+like "$(cat err)" "^sqlexec: [0-9]+ tables, [0-9]+ rows, " \
+    "-q: a failed load: the summary too"
+sql -e "DROP DATABASE t4100_q"
+
 # --no-bulk: the INSERT text path, rows larger than a statement alone
 for bs in 1M 16K; do
 	sql -e "DROP DATABASE $src"
