@@ -603,9 +603,12 @@ resume_end(struct dispatch *d)
 	if (d->checked || d->o->skip_to == 0)
 		return 0;
 	if (d->consumed != d->o->skip_to) {
-		sx_set_error(x, d->consumed, "--skip-to %" PRIu64 ": the input "
-		    "ends at statement %" PRIu64 ": it is not the input the "
-		    "resume point was made from", d->o->skip_to, d->consumed);
+		char	 given[512];
+
+		sx_resume_given(x, given, sizeof(given));
+		sx_set_error(x, d->consumed, "%s: the input ends at statement %"
+		    PRIu64 ": it is not the input the resume point was made "
+		    "from", given, d->consumed);
 		x->no_resume = 1;
 		return -1;
 	}

@@ -803,9 +803,12 @@ identity_end(struct loader *l)
 		return 0;
 	l->checked = 1;
 	if (l->frame != l->o->skip_to) {
-		sx_set_error(l->x, l->frame, "--skip-to %" PRIu64 ": the input "
-		    "ends at frame %" PRIu64 ": it is not the input the resume "
-		    "point was made from", l->o->skip_to, l->frame);
+		char	 given[512];
+
+		sx_resume_given(l->x, given, sizeof(given));
+		sx_set_error(l->x, l->frame, "%s: the input ends at frame %"
+		    PRIu64 ": it is not the input the resume point was made "
+		    "from", given, l->frame);
 		l->x->no_resume = 1;
 		return -1;
 	}

@@ -14,11 +14,14 @@
  * statements 1..N give the same result when resumed after N, whatever
  * follows; any other input is refused.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <xxhash.h>
 
@@ -80,34 +83,96 @@ int
 sx_token_parse(const char *s, uint64_t *no, uint64_t *hash, int *has_hash,
     const char **errstr)
 {
-	char		*end;
 	const char	*h;
+	uint64_t	 n = 0;
 	size_t		 i;
 
-	*errstr = "expected N or N:IDENTITY, as the resume line prints it";
-	if (*s < '0' || *s > '9')
+	*errstr = "expected N or N:IDENTITY, as the resume line prints it "
+	    "(N a statement or frame number, IDENTITY 16 hex digits)";
+	/* digits only: no sign, blank or base prefix, as it is printed */
+	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
+		if (n > (UINT64_MAX - (s[i] - '0')) / 10) {
+			*errstr = "N is out of range";
+			return -1;
+		}
+		n = n * 10 + (s[i] - '0');
+	}
+	if (i == 0 || (s[i] != '\0' && s[i] != ':'))
 		return -1;
-	errno = 0;
-	*no = strtoull(s, &end, 10);
-	if (errno != 0)
-		return -1;
+	*no = n;
 	*has_hash = 0;
 	*hash = 0;
-	if (*end == '\0')
+	if (s[i] == '\0')
 		return 0;
-	if (*end != ':')
-		return -1;
-	h = end + 1;
+	h = s + i + 1;
 	for (i = 0; h[i] != '\0'; i++)
 		if (strchr("0123456789abcdefABCDEF", h[i]) == NULL)
-			return -1;
-	if (i != 16) {
+			break;
+	if (i != 16 || h[i] != '\0') {
 		*errstr = "the identity after N: is 16 hex digits";
+		return -1;
+	}
+	/* No resume line names 0: with nothing committed it says to rerun. */
+	if (*no == 0) {
+		*errstr = "0 statements are committed at 0: there is nothing "
+		    "to skip and no resume point to check; run the input "
+		    "without --skip-to";
 		return -1;
 	}
 	*hash = strtoull(h, NULL, 16);
 	*has_hash = 1;
 	return 0;
+}
+
+void
+sx_resume_given(const struct sx *x, char *b, size_t len)
+{
+	char	 t[48];
+
+	sx_token(t, sizeof(t), x->o->skip_to, x->o->skip_hash);
+	if (x->o->resume)
+		snprintf(b, len, "--resume (checkpoint %s, at %s)",
+		    x->o->checkpoint, t);
+	else if (x->o->skip_has_hash)
+		snprintf(b, len, "--skip-to %s", t);
+	else
+		snprintf(b, len, "--skip-to %" PRIu64, x->o->skip_to);
+}
+
+/*
+ * A snapshot stream on a pipe: maybe straight from dbsnap, whose next
+ * run is another snapshot, another input, that a resume refuses.
+ */
+static int
+live_stream(const struct sx *x)
+{
+	struct stat	 sb;
+
+	return x->by_frame && x->o->ninputs == 0 &&
+	    fstat(STDIN_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) ||
+	    S_ISSOCK(sb.st_mode));
+}
+
+/*
+ * After a resume point on a live stream: what else works.  (tee -p: on
+ * a closed pipe tee goes on writing the file, so the copy is whole.)
+ */
+static void
+live_advice(struct sx *x)
+{
+	const char	*ck = x->o->checkpoint;
+	char		 over[300] = "";
+
+	if (!live_stream(x))
+		return;
+	if (ck != NULL)
+		snprintf(over, sizeof(over), "DELETE FROM %s, then ", ck);
+	sx_report(x, "that takes this same stream: if it came straight from "
+	    "dbsnap, a new dbsnap run is another snapshot, which %s refuses: "
+	    "then start over (%sthe same pipeline); to be able to resume, "
+	    "save the stream as it loads (dbsnap ... | tee -p FILE | "
+	    "sqlexec ...) and resume from FILE", ck != NULL ? "--resume" :
+	    "--skip-to", over);
 }
 
 void
@@ -122,8 +187,15 @@ sx_print_resume(struct sx *x)
 	pthread_mutex_unlock(&x->mu);
 	/* a snapshot stream's positions are its frames (load.c) */
 	if (n == 0) {
-		sx_report(x, "no %s is committed; run the same input again to "
-		    "restore it", x->by_frame ? "frame" : "statement");
+		if (x->o->checkpoint != NULL)
+			sx_report(x, "no %s is committed; run the input again "
+			    "with --resume (checkpoint %s records the run)",
+			    x->by_frame ? "frame" : "statement",
+			    x->o->checkpoint);
+		else
+			sx_report(x, "no %s is committed; run the same input "
+			    "again to restore it", x->by_frame ? "frame" :
+			    "statement");
 		return;
 	}
 	if (n == 1)
@@ -138,6 +210,7 @@ sx_print_resume(struct sx *x)
 		    "it)", what, x->o->checkpoint);
 	else
 		sx_report(x, "%s; resume with --skip-to %s", what, t);
+	live_advice(x);
 }
 
 /*
@@ -152,11 +225,15 @@ pending(struct sx *x)
 
 	sx_token(a, sizeof(a), x->pend_no, x->pend_hash);
 	sx_token(b, sizeof(b), x->o->skip_to, x->o->skip_hash);
+	/* before the first, "not" is a start from the beginning */
 	sx_set_error(x, 0, "checkpoint %s: %s %" PRIu64 " had begun when the "
 	    "run stopped, and it is not transactional (DDL): check the target "
 	    "for its effect, then resume with --skip-to %s if it took effect, "
-	    "or --skip-to %s if not (and --checkpoint as before)",
-	    x->o->checkpoint, what, x->pend_no, a, b);
+	    "%s%s%s", x->o->checkpoint, what, x->pend_no, a,
+	    x->o->skip_to > 0 ? "or --skip-to " : "or if not, delete the "
+	    "checkpoint's row and run the input from the start",
+	    x->o->skip_to > 0 ? b : "", x->o->skip_to > 0 ? " if not (and "
+	    "--checkpoint as before)" : " (with --checkpoint as before)");
 	x->no_resume = 1;
 	return -1;
 }
@@ -165,16 +242,26 @@ int
 sx_check_resume(struct sx *x, uint64_t no, uint64_t hash)
 {
 	const struct sx_opts *o = x->o;
-	char		 want[48], got[48];
+	struct buf	 b = BUF_INIT;
+	char		 want[512], got[48];
 
 	if (!o->skip_has_hash || o->skip_to == 0 || hash == o->skip_hash)
 		return x->pend_no != 0 ? pending(x) : 0;
-	sx_token(want, sizeof(want), o->skip_to, o->skip_hash);
+	sx_resume_given(x, want, sizeof(want));
 	sx_token(got, sizeof(got), no, hash);
-	sx_set_error(x, no, "--skip-to %s: this input is not the one the "
-	    "resume point was made from: its %s 1-%" PRIu64 " differ (they "
-	    "give %s); resume only with the same input", want, x->by_frame ?
-	    "frames" : "statements", no, got);
+	buf_addf(&b, "%s: this input is not the one the resume point was made "
+	    "from: its %s 1-%" PRIu64 " differ (they give %s); resume only "
+	    "with the same input", want, x->by_frame ? "frames" : "statements",
+	    no, got);
+	if (live_stream(x) && o->checkpoint != NULL)
+		buf_addf(&b, " (a new dbsnap run is another snapshot: to start "
+		    "over, DELETE FROM %s and run without --resume)",
+		    o->checkpoint);
+	else if (live_stream(x))
+		buf_adds(&b, " (a new dbsnap run is another snapshot: to start "
+		    "over, run without --skip-to)");
+	sx_set_error(x, no, "%s", b.p != NULL ? b.p : want);
+	buf_release(&b);
 	x->no_resume = 1;
 	return -1;
 }

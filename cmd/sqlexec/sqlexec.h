@@ -368,6 +368,11 @@ void	 sx_token(char *b, size_t len, uint64_t no, uint64_t hash);
 int	 sx_token_parse(const char *, uint64_t *no, uint64_t *hash,
 	    int *has_hash, const char **errstr);
 /*
+ * The resume point this run was given, for messages: "--skip-to N:ID",
+ * "--skip-to N", or "--resume (checkpoint db.t, at N:ID)", into b.
+ */
+void	 sx_resume_given(const struct sx *, char *b, size_t len);
+/*
  * At the resume point: hash is this input's identity up to statement no
  * (= --skip-to N).  0 if it is the one --skip-to gave (or none was
  * given); else -1 with the error recorded, and no resume point printed.

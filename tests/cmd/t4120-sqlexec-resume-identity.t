@@ -49,7 +49,7 @@ is "$(sql -e "CHECKSUM TABLE t4120_dst.o" | cut -f2)" "$sum_src" \
 printf 'SELECT 1;\n' | sqlsplit >short.rp
 sqlexec $C --skip-to "$token" <short.rp 2>err
 is $? 1 "an input shorter than N: exit 1"
-like "$(head -1 err)" "^sqlexec: --skip-to $n: the input ends at statement 1: it is not the input the resume point was made from$" \
+like "$(head -1 err)" "^sqlexec: --skip-to $token: the input ends at statement 1: it is not the input the resume point was made from$" \
     "an input shorter than N: the reason"
 
 # Only N: accepted, with a warning that nothing is checked.
@@ -65,6 +65,20 @@ for bad in x 12: 12:abc 12:0123456789abcdefg -3 12x; do
 done
 like "$(cat err)" "^sqlexec: --skip-to 12x: expected N or N:IDENTITY" \
     "--skip-to 12x: the reason"
+for bad in +12 " 12" 0x12 12:0x23456789abcdef 99999999999999999999 \
+    "12:0123456789abcdef "; do
+	sqlexec $C --skip-to "$bad" <a.rp 2>err
+	is $? 2 "--skip-to '$bad': exit 2"
+done
+# 0 with an identity: no resume line names 0 (nothing committed), and
+# there would be nothing to check it against.
+sql -e "DROP DATABASE IF EXISTS t4120_dst"
+sqlexec $C --skip-to 0:0123456789abcdef <a.rp 2>err
+is $? 2 "--skip-to 0:IDENTITY: exit 2"
+like "$(cat err)" "^sqlexec: --skip-to 0:0123456789abcdef: 0 statements are committed at 0: there is nothing to skip .*run the input without --skip-to$" \
+    "--skip-to 0:IDENTITY: the reason"
+is "$(sql -e "SHOW DATABASES LIKE 't4120_dst'")" "" \
+    "--skip-to 0:IDENTITY: nothing ran"
 
 # A snapshot stream (dbsnap's frames, loaded by sqlexec itself): the
 # identity is seeded by the header (producer, snapshot time, binary log

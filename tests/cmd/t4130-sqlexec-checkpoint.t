@@ -124,8 +124,8 @@ mk t4130_a | sed 's/VALUES (7, 0)/VALUES (7, 1)/' | sqlexec-gen >other.rp
 before=$(rows t4130_a)
 sqlexec $C --checkpoint $CK --resume <other.rp 2>err
 is $? 1 "--resume with another input: exit 1"
-like "$(head -1 err)" "^sqlexec: --skip-to [0-9]+:[0-9a-f]{16}: this input is not the one the resume point was made from" \
-    "--resume with another input: refused by its identity"
+like "$(head -1 err)" "^sqlexec: --resume \\(checkpoint $CK, at [0-9]+:[0-9a-f]{16}\\): this input is not the one the resume point was made from" \
+    "--resume with another input: refused by its identity, naming --resume"
 is "$(rows t4130_a)" "$before" "--resume with another input: nothing of it ran"
 sql -e "DELETE FROM $CK"
 
@@ -208,6 +208,47 @@ is $r 0 "snapshot, kill -9, --resume: exit 0"
 is "$(sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM t4130_sn.s")" \
     "$swant" "snapshot, kill -9, --resume: every row exactly once"
 
+# A live snapshot stream (dbsnap | sqlexec) that fails: a new dbsnap run
+# is another snapshot, which --resume refuses (naming --resume), so the
+# resume line says what works: start over, or resume from a saved copy.
+# The load fails under --strict on a value too wide for the target.
+sql -e "DELETE FROM $CK; DROP DATABASE IF EXISTS t4130_l;
+    DROP DATABASE IF EXISTS t4130_m; CREATE DATABASE t4130_l;
+    CREATE DATABASE t4130_m; USE t4130_l;
+    CREATE TABLE w (id INT PRIMARY KEY, c VARCHAR(40));
+    INSERT INTO w SELECT seq, IF(seq = 99000, 'United States', 'Chad')
+    FROM seq_1_to_100000;
+    CREATE TABLE t4130_m.w (id INT PRIMARY KEY, c VARCHAR(5))"
+live() {
+	f=$1
+	shift
+	dbsnap $C t4130_l | tee -p "$f" | rowmap --rename-db t4130_l=t4130_m |
+	    sqlexec $C --no-create --strict --commit-every 10K "$@"
+}
+live saved.rp --checkpoint $CK 2>err
+is $? 1 "live stream, --checkpoint: the load fails"
+like "$(cat err)" "^sqlexec: frames 1-[0-9]+ are committed; resume with --resume \\(checkpoint $CK records it\\)$" \
+    "live stream: the resume line"
+like "$(tail -1 err)" "^sqlexec: that takes this same stream: if it came straight from dbsnap, a new dbsnap run is another snapshot, which --resume refuses: then start over \\(DELETE FROM $CK, then the same pipeline\\); to be able to resume, save the stream as it loads \\(dbsnap ... \\| tee -p FILE \\| sqlexec ...\\) and resume from FILE$" \
+    "live stream: what works instead of a new dbsnap run"
+before=$(sql -e "SELECT COUNT(*) FROM t4130_m.w")
+ok $([ "$before" -gt 0 ] && [ "$before" -lt 99000 ]; echo $?) \
+    "live stream: $before rows before the failed unit are committed"
+live again.rp --checkpoint $CK --resume 2>err
+is $? 1 "live stream, a new dbsnap run, --resume: exit 1"
+like "$(head -1 err)" "^sqlexec: --resume \\(checkpoint $CK, at [0-9]+:[0-9a-f]{16}\\): this input is not the one the resume point was made from: its frames 1-[0-9]+ differ .*\\(a new dbsnap run is another snapshot: to start over, DELETE FROM $CK and run without --resume\\)$" \
+    "live stream, a new dbsnap run: refused, naming --resume and what works"
+is "$(sql -e "SELECT COUNT(*) FROM t4130_m.w")" "$before" \
+    "live stream, a new dbsnap run: nothing of it ran"
+# What the advice says works: the copy tee saved resumes.
+sql -e "ALTER TABLE t4130_m.w MODIFY c VARCHAR(40)"
+rowmap --rename-db t4130_l=t4130_m <saved.rp |
+    sqlexec $C --no-create --strict --commit-every 10K --checkpoint $CK \
+    --resume 2>err
+is $? 0 "live stream: --resume from the copy tee saved: exit 0"
+is "$(sql -e "SELECT COUNT(*), SUM(c = 'United States') FROM t4130_m.w")" \
+    "100000	1" "live stream: resumed from the copy: every row"
+
 sql -e "DROP DATABASE t4130_a; DROP DATABASE t4130_d; DROP DATABASE t4130_ck;
-    DROP DATABASE t4130_sn"
+    DROP DATABASE t4130_sn; DROP DATABASE t4130_l; DROP DATABASE t4130_m"
 done_testing
