@@ -1,0 +1,137 @@
+/*
+ * Unit tests for lib/sqlvalue.c: the literals of numbers and temporal
+ * values (copied bare or quoted only when every byte is one of theirs),
+ * through the 16-byte block path (sqlval_row_put with readable memory
+ * past the value) and the byte path (sqlval_put), against a reference
+ * written here from the rules in sqlvalue.h.  cmocka, TAP output.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "frame.h"
+#include "sqlvalue.h"
+
+/* The bytes a string literal escapes, and their escape letters below. */
+static const char special[7] = "\0\n\r\032\"'\\";
+
+/* The reference: bare (VK_NUM), '...' unescaped (VK_TEMPORAL) or quoted. */
+static size_t
+expect(char *o, int kind, const unsigned char *p, size_t n)
+{
+	const char	*ok = kind == VK_NUM ? "0123456789-+.eE" :
+			    "0123456789-:. ";
+	size_t		 i, k = 0;
+	int		 bare = n > 0;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == '\0' || strchr(ok, p[i]) == NULL)
+			bare = 0;
+	if (kind == VK_NUM && n > 0 && (p[0] == 'e' || p[0] == 'E'))
+		bare = 0;
+	if (bare && kind == VK_NUM) {
+		memcpy(o, p, n);
+		return n;
+	}
+	o[k++] = '\'';
+	for (i = 0; i < n; i++) {
+		const char *e = memchr(special, p[i], 7);
+
+		if (e != NULL) {
+			o[k++] = '\\';
+			o[k++] = "0nrZ\"'\\"[e - special];
+		} else
+			o[k++] = (char)p[i];
+	}
+	o[k++] = '\'';
+	return k;
+}
+
+/* Both paths of value kind for the n bytes at p; lim allows block reads. */
+static void
+check(int kind, const unsigned char *p, size_t n)
+{
+	struct sqlval_col c;
+	struct rp_val	 v;
+	char		 want[256], got[256], *e;
+	size_t		 wn;
+
+	memset(&c, 0, sizeof(c));
+	c.kind = kind;
+	c.emit = 1;
+	c.intro = "";
+	v.p = (const char *)p;
+	v.len = n;
+	wn = expect(want, kind, p, n);
+	e = sqlval_row_put(got, &c, &v, 1, (const char *)p + n + 32);
+	if ((size_t)(e - got) != wn + 2 || got[0] != '(' ||
+	    memcmp(got + 1, want, wn) != 0 || got[wn + 1] != ')')
+		fail_msg("kind %d, %zu bytes: block path: %.*s, want (%.*s)",
+		    kind, n, (int)(e - got), got, (int)wn, want);
+	e = sqlval_put(got, kind, "", 0, (const char *)p, n);
+	if ((size_t)(e - got) != wn || memcmp(got, want, wn) != 0)
+		fail_msg("kind %d, %zu bytes: byte path: %.*s, want %.*s",
+		    kind, n, (int)(e - got), got, (int)wn, want);
+}
+
+/* Every byte value at every place of values of 1 to 40 bytes. */
+static void
+test_every_byte(void **state)
+{
+	static const int kinds[] = { VK_NUM, VK_TEMPORAL };
+	unsigned char	 p[40 + 32];
+	size_t		 n, i, k;
+	unsigned	 c;
+
+	(void)state;
+	for (k = 0; k < 2; k++)
+		for (n = 1; n <= 40; n++)
+			for (i = 0; i < n; i++)
+				for (c = 0; c < 256; c++) {
+					memset(p, 0, sizeof(p));
+					memcpy(p, "2024-01-02 03:04:05.678901"
+					    "e+123456789012345", n);
+					p[i] = (unsigned char)c;
+					check(kinds[k], p, n);
+				}
+}
+
+/* Every character allowed: copied whatever the mix, in and past a block. */
+static void
+test_allowed(void **state)
+{
+	const char	*num = "0123456789-+.eE", *tm = "0123456789-:. ";
+	unsigned char	 p[40 + 32];
+	size_t		 n, i, r;
+
+	(void)state;
+	for (r = 0; r < 2000; r++)
+		for (n = 1; n <= 40; n++) {
+			memset(p, 0, sizeof(p));
+			for (i = 0; i < n; i++)
+				p[i] = (unsigned char)num[(r * 7 + i * 13 +
+				    i * i) % 15];
+			check(VK_NUM, p, n);
+			for (i = 0; i < n; i++)
+				p[i] = (unsigned char)tm[(r * 5 + i * 11 +
+				    i * i) % 14];
+			check(VK_TEMPORAL, p, n);
+		}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_byte),
+		cmocka_unit_test(test_allowed),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
