@@ -6,7 +6,8 @@
  * Checksums: the prelude and every frame header carry XXH32 of their first
  * 12 bytes (a frame's seeded with its sequence number, so a dropped,
  * repeated or reordered frame fails); a payload carries the low 32 bits of
- * its XXH3_64bits.  xxHash: https://github.com/Cyan4973/xxHash.
+ * its XXH3_64bits (lib/xxh: AVX2 where the CPU has it).  xxHash:
+ * https://github.com/Cyan4973/xxHash.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 
 #include "frame.h"
 #include "util.h"
+#include "xxh.h"
 
 #define READ_CHUNK	((size_t)1 << 20)
 
@@ -34,7 +36,7 @@ hdr_check(const uint8_t *h, uint64_t seq)
 static uint32_t
 payload_check(const void *p, size_t len)
 {
-	return (uint32_t)XXH3_64bits(p, len);
+	return (uint32_t)rp_xxh3(p, len);
 }
 
 static void

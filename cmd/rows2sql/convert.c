@@ -67,8 +67,8 @@ r2s_free(struct r2s *st)
 	objsql_free(st->objs);
 	free(st->cur_db);
 	buf_release(&st->out);
-	r2s_hash_free(st->xxh);
-	r2s_hash_free(st->seg);
+	rp_xxh_free(st->xxh);
+	rp_xxh_free(st->seg);
 }
 
 int
@@ -90,7 +90,7 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 	if ((fr = frame_reader_new(fd, 0)) == NULL ||
 	    (st.prog = progress_new("rows2sql", "tables", o->progress)) ==
 	    NULL ||
-	    (st.xxh = r2s_hash_new()) == NULL ||
+	    (st.xxh = rp_xxh_new()) == NULL ||
 	    (st.objs = objects_new(&st)) == NULL) {
 		snprintf(msg, sizeof(msg), "%s", strerror(ENOMEM));
 		goto out;

@@ -15,7 +15,7 @@
 static int
 out_write(struct r2s *st, const void *p, size_t n)
 {
-	r2s_hash_update(st->xxh, p, n);
+	rp_xxh_update(st->xxh, p, n);
 	if (write_all(st->out_fd, p, n) == -1) {
 		st->werr = errno;
 		return -1;
@@ -37,17 +37,17 @@ out_segment(struct r2s *st, const char *p, size_t n)
 	struct buf	 b = BUF_INIT;
 	int		 rc;
 
-	if (st->seg == NULL && (st->seg = r2s_hash_new()) == NULL) {
+	if (st->seg == NULL && (st->seg = rp_xxh_new()) == NULL) {
 		st->werr = ENOMEM;
 		return -1;
 	}
-	r2s_hash_update(st->seg, p, n);
+	rp_xxh_update(st->seg, p, n);
 	if (out_write(st, p, n) == -1)
 		return -1;
 	c.statements = st->stmts - st->seg_stmts;
 	c.bytes = n;
-	c.xxh3 = r2s_hash_digest(st->seg);
-	r2s_hash_free(st->seg);
+	c.xxh3 = rp_xxh_digest(st->seg);
+	rp_xxh_free(st->seg);
 	st->seg = NULL;
 	st->seg_stmts = st->stmts;
 	sqltrailer_checkpoint_format(&b, &c);

@@ -137,7 +137,7 @@ do_trailer(struct r2s *st)
 		return -1;
 	t.statements = st->stmts;
 	t.bytes = st->written;
-	t.xxh3 = r2s_hash_digest(st->xxh);
+	t.xxh3 = rp_xxh_digest(st->xxh);
 	sqltrailer_format(&b, &t);
 	if (b.err || write_all(st->out_fd, b.p, b.len) == -1) {
 		st->werr = b.err ? b.err : errno;

@@ -20,6 +20,7 @@
 #include "objsql.h"
 #include "progress.h"
 #include "sqlvalue.h"
+#include "xxh.h"
 #include "r2s.h"
 
 /*
@@ -50,8 +51,8 @@ struct r2s {
 	struct buf	 out;
 	uint64_t	 stmts;
 	uint64_t	 written;
-	struct r2s_hash	*xxh;
-	struct r2s_hash	*seg;		/* XXH3 of the segment being written */
+	struct rp_xxh	*xxh;
+	struct rp_xxh	*seg;		/* XXH3 of the segment being written */
 	uint64_t	 seg_stmts;	/* stmts when it began */
 	int		 werr;
 
@@ -103,12 +104,5 @@ int	 do_table(struct r2s *, const struct frame *);
 int	 do_rows(struct r2s *, const struct frame *);
 int	 do_table_end(struct r2s *, const struct frame *);
 void	 tbl_free(struct tbl *);
-
-/* hash.c: XXH3_64bits, streaming, the fastest way this CPU allows. */
-struct r2s_hash;
-struct r2s_hash	*r2s_hash_new(void);	/* NULL: out of memory */
-void		 r2s_hash_update(struct r2s_hash *, const void *, size_t);
-uint64_t	 r2s_hash_digest(struct r2s_hash *);
-void		 r2s_hash_free(struct r2s_hash *);
 
 #endif

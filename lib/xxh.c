@@ -1,20 +1,21 @@
 /*
- * hash: XXH3_64bits of the SQL text as it is written, for the trailer.
- *
- * The shared libxxhash is built for the baseline instruction set (SSE2);
- * on a CPU with AVX2 the same algorithm, inlined from xxhash.h and
- * compiled for AVX2 here, runs about twice as fast.  The two give the same
- * digest (xxHash guarantees it across vector widths); one handle uses one
- * of them from reset to digest.
+ * xxh: XXH3_64bits, the library's or an AVX2 build of the same code (see
+ * xxh.h).
  */
 #include <stdlib.h>
 
 #include <xxhash.h>
 
-#include "state.h"
+#include "xxh.h"
 
 /* The library's functions, wrapped before xxhash.h is included again
  * below with XXH_INLINE_ALL (which renames them for the rest of the file). */
+static uint64_t
+lib_oneshot(const void *p, size_t n)
+{
+	return XXH3_64bits(p, n);
+}
+
 static void *
 lib_new(void)
 {
@@ -49,6 +50,12 @@ lib_free(void *s)
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+static uint64_t
+avx2_oneshot(const void *p, size_t n)
+{
+	return XXH3_64bits(p, n);
+}
+
 static XXH3_state_t *
 avx2_new(void)
 {
@@ -80,21 +87,49 @@ avx2_free(XXH3_state_t *s)
 #define HAVE_AVX2_PATH	1
 #endif
 
-struct r2s_hash {
+/* 1: AVX2, 0: the library, -1: not asked yet (a race only asks twice). */
+static int	 use_avx2 = -1;
+
+static int
+avx2(void)
+{
+	int	 v = __atomic_load_n(&use_avx2, __ATOMIC_RELAXED);
+
+	if (v == -1) {
+		v = 0;
+#ifdef HAVE_AVX2_PATH
+		__builtin_cpu_init();
+		v = __builtin_cpu_supports("avx2") != 0;
+#endif
+		__atomic_store_n(&use_avx2, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+uint64_t
+rp_xxh3(const void *p, size_t n)
+{
+#ifdef HAVE_AVX2_PATH
+	if (avx2())
+		return avx2_oneshot(p, n);
+#endif
+	return lib_oneshot(p, n);
+}
+
+struct rp_xxh {
 	int		 avx2;
 	void		*state;
 };
 
-struct r2s_hash *
-r2s_hash_new(void)
+struct rp_xxh *
+rp_xxh_new(void)
 {
-	struct r2s_hash	*h;
+	struct rp_xxh	*h;
 
 	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return NULL;
 #ifdef HAVE_AVX2_PATH
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2")) {
+	if (avx2()) {
 		h->avx2 = 1;
 		h->state = avx2_new();
 	} else
@@ -108,7 +143,7 @@ r2s_hash_new(void)
 }
 
 void
-r2s_hash_update(struct r2s_hash *h, const void *p, size_t n)
+rp_xxh_update(struct rp_xxh *h, const void *p, size_t n)
 {
 #ifdef HAVE_AVX2_PATH
 	if (h->avx2) {
@@ -120,7 +155,7 @@ r2s_hash_update(struct r2s_hash *h, const void *p, size_t n)
 }
 
 uint64_t
-r2s_hash_digest(struct r2s_hash *h)
+rp_xxh_digest(struct rp_xxh *h)
 {
 #ifdef HAVE_AVX2_PATH
 	if (h->avx2)
@@ -130,7 +165,7 @@ r2s_hash_digest(struct r2s_hash *h)
 }
 
 void
-r2s_hash_free(struct r2s_hash *h)
+rp_xxh_free(struct rp_xxh *h)
 {
 	if (h == NULL)
 		return;
