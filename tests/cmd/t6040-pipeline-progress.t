@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_server
 command -v tmux >/dev/null || skip_all "no tmux"
-DB=t6030_db
+DB=t6040_db
 fresh_db $DB
 
 # 23 MiB of SQL that barely compresses and costs the server little: a

@@ -8,7 +8,7 @@
 need_server
 set -o pipefail
 A=$(CONN)
-db=t1090_shop
+db=t1092_shop
 load_shop $db || exit 1
 
 dbsnap $A $db customer --columns customer:id,email,city >c.rp
@@ -64,27 +64,27 @@ dbsnap $A $db customer --select "customer=1" </dev/null >/dev/null 2>err
 is $? 2 "--select without table.column exits 2"
 
 # sakila: a copy of customer's id and email, emails computed on the server.
-if have_sample sakila && load_sample sakila t1090_sak; then
-	sql -e "DROP DATABASE IF EXISTS t1090_sak_c"
-	dbsnap $A t1090_sak customer --columns customer:customer_id,store_id,address_id,email \
+if have_sample sakila && load_sample sakila t1092_sak; then
+	sql -e "DROP DATABASE IF EXISTS t1092_sak_c"
+	dbsnap $A t1092_sak customer --columns customer:customer_id,store_id,address_id,email \
 	    >/dev/null 2>err
 	is $? 1 "sakila: leaving out a column a trigger sets exits 1"
-	is "$(cat err)" "dbsnap: --columns: t1090_sak.customer_create_date: trigger uses column create_date of customer, which is left out" \
+	is "$(cat err)" "dbsnap: --columns: t1092_sak.customer_create_date: trigger uses column create_date of customer, which is left out" \
 	    "sakila: and names the trigger"
-	dbsnap $A t1090_sak customer --columns customer:customer_id,store_id,address_id,email,create_date \
+	dbsnap $A t1092_sak customer --columns customer:customer_id,store_id,address_id,email,create_date \
 	    --select "customer.email=CONCAT(LOWER(first_name), '@example.invalid')" |
-	    rowmap --rename-db t1090_sak=t1090_sak_c | sqlexec $A 2>err
+	    rowmap --rename-db t1092_sak=t1092_sak_c | sqlexec $A 2>err
 	is $? 0 "sakila: --columns and --select load"
 	is "$(sql -e "SELECT GROUP_CONCAT(column_name ORDER BY ordinal_position) FROM
-	    information_schema.columns WHERE table_schema = 't1090_sak_c'")" \
+	    information_schema.columns WHERE table_schema = 't1092_sak_c'")" \
 	    "customer_id,store_id,email,address_id,create_date" "sakila: the copy has the five columns, in the table's order"
-	is "$(sql -e "SELECT COUNT(*) FROM t1090_sak_c.customer c JOIN t1090_sak.customer s
+	is "$(sql -e "SELECT COUNT(*) FROM t1092_sak_c.customer c JOIN t1092_sak.customer s
 	    USING (customer_id) WHERE c.email = CONCAT(LOWER(s.first_name), '@example.invalid')
 	    AND c.store_id = s.store_id")" 599 "sakila: every row, with the computed email"
 	is "$(sql -e "SELECT COUNT(*) FROM information_schema.statistics WHERE
-	    table_schema = 't1090_sak_c' AND index_name IN ('PRIMARY', 'idx_fk_store_id', 'idx_fk_address_id')")" 3 \
+	    table_schema = 't1092_sak_c' AND index_name IN ('PRIMARY', 'idx_fk_store_id', 'idx_fk_address_id')")" 3 \
 	    "sakila: the keys of the columns read are kept"
-	sql -e "DROP DATABASE t1090_sak; DROP DATABASE t1090_sak_c"
+	sql -e "DROP DATABASE t1092_sak; DROP DATABASE t1092_sak_c"
 else
 	sample_skip sakila 6
 fi
