@@ -318,6 +318,14 @@ sniff(const uint8_t *p, size_t n)
 		    sqlwords[k], len) == 0)
 			return "input looks like SQL text (split it with sqlsplit)";
 	}
+	/* rows2json's lines: {"type":"header",... */
+	if (i < n && p[i] == '{') {
+		for (i++; i < n && isspace(p[i]); i++)
+			;
+		if (i < n && p[i] == '"')
+			return "input looks like JSON Lines (read rows2json "
+			    "output back into a stream with json2rows)";
+	}
 	return "input looks like text";
 }
 

@@ -87,10 +87,13 @@ fail(struct j2r *st, const char *fmt, ...)
 	return -1;
 }
 
+/* An output error: "stdout: why", not a position in the input. */
 static int
 werr(struct j2r *st)
 {
-	return fail(st, "write: %s", frame_writer_errstr(st->fw));
+	snprintf(st->errbuf, sizeof(st->errbuf), "stdout: %s",
+	    frame_writer_errstr(st->fw));
+	return -1;
 }
 
 /* JSON access. */

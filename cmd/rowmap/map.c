@@ -35,6 +35,14 @@ rm_fail(struct rm *st, const char *fmt, ...)
 }
 
 int
+rm_wfail(struct rm *st)
+{
+	snprintf(st->errbuf, sizeof(st->errbuf), "stdout: %s",
+	    frame_writer_errstr(st->fw));
+	return -1;
+}
+
+int
 rm_op_on(const struct rm_colop *op, const char *db, const char *name)
 {
 	return strcmp(op->table, name) == 0 &&
@@ -102,7 +110,7 @@ write_object(struct rm *st, const struct rp_object *ob, const char *db,
 		return rm_fail(st, "%s", strerror(ddl->err));
 	enc_object(frame_begin(st->fw), &o);
 	if (frame_end(st->fw, FT_OBJECT, 0) == -1)
-		return rm_fail(st, "write: %s", frame_writer_errstr(st->fw));
+		return rm_wfail(st);
 	return 0;
 }
 
@@ -372,7 +380,7 @@ static int
 copy_frame(struct rm *st, const struct frame *f)
 {
 	if (frame_write(st->fw, f->type, f->flags, f->p, f->len) == -1)
-		return rm_fail(st, "write: %s", frame_writer_errstr(st->fw));
+		return rm_wfail(st);
 	return 0;
 }
 
@@ -391,8 +399,7 @@ do_frame(struct rm *st, const struct frame *f)
 		if (copy_frame(st, f) == -1)
 			return -1;
 		/* Out at once: a cut after it shows as a cut, not as empty. */
-		return frame_writer_flush(st->fw) == -1 ? rm_fail(st,
-		    "write: %s", frame_writer_errstr(st->fw)) : 0;
+		return frame_writer_flush(st->fw) == -1 ? rm_wfail(st) : 0;
 	case FT_OBJECT:
 		return do_object(st, f);
 	case FT_TABLE:
@@ -466,8 +473,7 @@ rowmap(int fd, int out_fd, const struct rowmap_opts *o, const char **errmsg)
 				if (frame_writer_close(st.fw) == 0)
 					r = 0;
 				else
-					rm_fail(&st, "write: %s",
-					    frame_writer_errstr(st.fw));
+					rm_wfail(&st);
 			}
 			break;
 		}

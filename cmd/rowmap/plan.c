@@ -192,7 +192,7 @@ rm_do_table(struct rm *st, const struct frame *f)
 	t->schema = db;
 	t->name = name;
 	if (frame_end(st->fw, FT_TABLE, 0) == -1)
-		return rm_fail(st, "write: %s", frame_writer_errstr(st->fw));
+		return rm_wfail(st);
 	progress_total(st->prog, st->nstrs, 0, 0);
 	return 0;
 }
@@ -247,8 +247,7 @@ rm_do_rows(struct rm *st, const struct frame *f)
 	progress_add(st->prog, 0, r.nrows, 0);
 	if (s->copy) {
 		if (frame_write(st->fw, FT_ROWS, f->flags, f->p, f->len) == -1)
-			return rm_fail(st, "write: %s",
-			    frame_writer_errstr(st->fw));
+			return rm_wfail(st);
 		return 0;
 	}
 	b = frame_begin(st->fw);
@@ -268,7 +267,7 @@ rm_do_rows(struct rm *st, const struct frame *f)
 	}
 	enc_rows_patch(b, at, n);
 	if (frame_end(st->fw, FT_ROWS, f->flags) == -1)
-		return rm_fail(st, "write: %s", frame_writer_errstr(st->fw));
+		return rm_wfail(st);
 	return 0;
 }
 
@@ -286,6 +285,6 @@ rm_do_table_end(struct rm *st, const struct frame *f)
 		return 0;
 	progress_add(st->prog, 1, 0, 0);
 	if (frame_write(st->fw, FT_TABLE_END, f->flags, f->p, f->len) == -1)
-		return rm_fail(st, "write: %s", frame_writer_errstr(st->fw));
+		return rm_wfail(st);
 	return 0;
 }

@@ -72,6 +72,8 @@ struct rm {
 
 int	 rm_fail(struct rm *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* rm_fail() for the output: "stdout: why", no input position.  -1. */
+int	 rm_wfail(struct rm *);
 struct rtab *rm_tab(struct rm *, const char *db, const char *name, int add);
 /* Does op name table db.name? */
 int	 rm_op_on(const struct rm_colop *, const char *db, const char *name);

@@ -599,7 +599,8 @@ rows2json(int fd, int out_fd, const struct r2j_opts *o, const char **errmsg)
 	}
 out:
 	if (st.werr)
-		snprintf(msg, sizeof(msg), "write: %s", strerror(st.werr));
+		snprintf(msg, sizeof(msg), "stdout: write: %s",
+		    strerror(st.werr));
 	else
 		snprintf(msg, sizeof(msg), "%s", st.errbuf);
 	if (r == 0)

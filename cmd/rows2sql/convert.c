@@ -128,7 +128,8 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 			    strerror(st.werr));
 	}
 	if (st.werr && r == -1)
-		snprintf(msg, sizeof(msg), "write: %s", strerror(st.werr));
+		snprintf(msg, sizeof(msg), "stdout: write: %s",
+		    strerror(st.werr));
 	else
 		snprintf(msg, sizeof(msg), "%s", st.errbuf[0] ? st.errbuf :
 		    "out of memory");

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every program: -V and --version, --help, and a failed write of either
-# (a full disk, /dev/full) is an error; a missing option file named by
+# (a full disk, /dev/full) is an error, and so is a failed write of the
+# data; a missing option file named by
 # --defaults-file or --defaults-extra-file is a usage error, found
 # before connecting.  No server needed.
 . "$(dirname "$0")/../lib.sh"
@@ -18,6 +19,21 @@ for p in dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows rowmap; do
 		is "$(cat err)" "$p: stdout: No space left on device" \
 		    "$p $a >/dev/full: one line saying why"
 	done
+done
+
+# A failed write of the data says so once, naming stdout, and names no
+# input position (an output error is not a position in the input).
+printf 'SELECT 1;\n' | sqlsplit -f >stmt.rp
+printf '%s\n' '{"type":"header","version":1,"meta":{"producer":"dbsnap 0.1.0"}}' \
+    '{"type":"trailer","frames":1,"rows":0,"stmts":0,"objects":0,"bytes":0}' >snap.jsonl
+json2rows -f <snap.jsonl >snap.rp
+for c in "sqlsplit -f <stmt.rp" "rowmap -f <stmt.rp" "rows2json <stmt.rp" \
+    "json2rows -f <snap.jsonl" "rows2sql <snap.rp"; do
+	p=${c%% *}
+	eval "$c" >/dev/full 2>err
+	is "$?" 1 "$c >/dev/full: exit 1"
+	is "$(cat err)" "$p: stdout: write: No space left on device" \
+	    "$c >/dev/full: one line, stdout named once"
 done
 
 # The option file check comes first: no connection (the socket does not

@@ -113,7 +113,7 @@ like "$(cat err)" 'statement stream' "and says what it is"
 is "$(wc -c <stmt.sql)" 0 "and writes no SQL for it, not even the session preamble"
 if [ -w /dev/full ]; then
 	rows2sql s.rp >/dev/full 2>err; is $? 1 "write error exits 1"
-	like "$(cat err)" '^rows2sql: write: ' "and says so"
+	like "$(cat err)" '^rows2sql: stdout: write: ' "and says so"
 fi
 
 done_testing

@@ -14,6 +14,10 @@ sqlexec a b </dev/null 2>/dev/null; is $? 2 "two databases"
 printf 'SELECT 1;\n' | sqlexec -n 2>err; is $? 1 "SQL text input fails"
 like "$(cat err)" "^sqlexec: stdin: .*not a rowpipe stream" "SQL text is named"
 sqlexec -n </dev/null 2>err; is $? 1 "empty input fails"
+printf 'SELECT 1;\n' | sqlsplit -f | rows2json | sqlexec -n 2>err
+is $? 1 "JSON Lines input fails"
+like "$(cat err)" "^sqlexec: stdin: .*looks like JSON Lines .*json2rows" \
+    "JSON Lines are named, and json2rows pointed to"
 
 # dry run: the plan, no server needed
 cat >plan.sql <<'SQL'
