@@ -77,3 +77,18 @@ quote_hex(struct buf *b, const void *p, size_t n)
 	*o = '\0';
 	b->len = (size_t)(o - b->p);
 }
+
+void
+quote_tsv(struct buf *b, const char *s, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		switch (s[i]) {
+		case '\\':	buf_add(b, "\\\\", 2); break;
+		case '\t':	buf_add(b, "\\t", 2); break;
+		case '\n':	buf_add(b, "\\n", 2); break;
+		case '\r':	buf_add(b, "\\r", 2); break;
+		default:	buf_addc(b, s[i]);
+		}
+}

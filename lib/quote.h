@@ -26,5 +26,11 @@ void	quote_ident2(struct buf *, const char *schema, const char *name);
 void	quote_string(struct buf *, const char *, size_t);
 /* 0x4142...; an empty value becomes '' (0x alone is not a literal). */
 void	quote_hex(struct buf *, const void *, size_t);
+/*
+ * A field of a tab-separated line: backslash, tab, newline and CR written
+ * \\, \t, \n and \r (as mysql --batch writes them), every other byte kept,
+ * so that the line's tabs and newline stay the only ones.
+ */
+void	quote_tsv(struct buf *, const char *, size_t);
 
 #endif

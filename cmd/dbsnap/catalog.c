@@ -300,15 +300,24 @@ discover_details(struct snap *s)
 void
 list_tables(struct snap *s)
 {
+	struct buf	 b = BUF_INIT;
 	struct table	*t;
 	size_t		 i;
 
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
-		printf("%s\t%s\t%s\t%llu\t%llu\n", t->schema, t->name,
+		buf_reset(&b);
+		/* names escaped as in the plan (plan.c): one table a line */
+		quote_tsv(&b, t->schema, strlen(t->schema));
+		buf_addc(&b, '\t');
+		quote_tsv(&b, t->name, strlen(t->name));
+		if (b.err)
+			err(1, NULL);
+		printf("%s\t%s\t%llu\t%llu\n", b.p,
 		    t->is_view ? "view" : t->is_sequence ? "sequence" :
 		    t->engine ? t->engine : "-",
 		    (unsigned long long)t->rows_est,
 		    (unsigned long long)t->bytes_est);
 	}
+	buf_release(&b);
 }

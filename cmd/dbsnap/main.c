@@ -243,6 +243,14 @@ check_parts(struct snap_opts *o)
 		o->jobs = 1;		/* the plan reads on one connection */
 }
 
+/* The reason on a line of its own, then the usage; exit 2. */
+static __dead void
+usage_why(const char *why)
+{
+	warnx("%s", why);
+	opt_usage(&prog);
+}
+
 static void
 parse_args(struct snap_opts *o, int argc, char *argv[])
 {
@@ -257,17 +265,18 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 		;		/* the plan names the databases */
 	else if (o->all_databases) {
 		if (argc > 0 || o->by_list)
-			opt_usage(&prog);
+			usage_why("-A dumps every database: no database "
+			    "arguments, no -B");
 	} else if (o->by_list) {
 		if (argc == 0)
-			opt_usage(&prog);
+			usage_why("-B: no database named");
 		for (; argc > 0; argc--, argv++)
 			push(&o->dbs, &o->ndbs, argv[0]);
 	} else if (argc == 0 && o->users) {
 		;			/* the accounts only */
 	} else {
 		if (argc == 0)
-			opt_usage(&prog);
+			usage_why("no database named");
 		push(&o->dbs, &o->ndbs, argv[0]);
 		for (argc--, argv++; argc > 0; argc--, argv++)
 			push(&o->tables, &o->ntables, argv[0]);

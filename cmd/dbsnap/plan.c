@@ -33,6 +33,7 @@
 #include <xxhash.h>
 
 #include "dbsnap.h"
+#include "quote.h"
 
 #define PLAN_MAX_FILE	((size_t)64 << 20)
 #define PLAN_CUTS	4	/* units per part a large table is cut for */
@@ -83,14 +84,7 @@ static void
 add_field(struct buf *b, const char *s)
 {
 	buf_addc(b, '\t');
-	for (; *s != '\0'; s++)
-		switch (*s) {
-		case '\\':	buf_adds(b, "\\\\"); break;
-		case '\t':	buf_adds(b, "\\t"); break;
-		case '\n':	buf_adds(b, "\\n"); break;
-		case '\r':	buf_adds(b, "\\r"); break;
-		default:	buf_addc(b, *s);
-		}
+	quote_tsv(b, s, strlen(s));
 }
 
 static void

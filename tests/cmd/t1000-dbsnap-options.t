@@ -22,8 +22,10 @@ CREATE TABLE my (id int PRIMARY KEY) ENGINE=MyISAM;
 SQL
 sql $DB2 -e "CREATE TABLE u (id int PRIMARY KEY)"
 
-plan 39
-dbsnap > /dev/null 2>&1;		is "$?" 2 "no arguments: exit 2"
+plan 44
+dbsnap > /dev/null 2>err.txt;		is "$?" 2 "no arguments: exit 2"
+is "$(head -n 1 err.txt)" "dbsnap: no database named" "... saying why, then the usage"
+like "$(sed -n 2p err.txt)" "^usage: dbsnap " "... then the usage"
 dbsnap -j 0 $DB > /dev/null 2>err.txt;	is "$?" 2 "-j 0: exit 2"
 is "$(cat err.txt)" "dbsnap: -j 0: too small" "... saying why"
 dbsnap --chunk-rows x $DB > /dev/null 2>&1; is "$?" 2 "--chunk-rows x: exit 2"
@@ -48,6 +50,21 @@ like "$(dbsnap $(CONN) --list -A | cut -f1 | sort -u | tr '\n' ' ')" \
     "(^| )$DB $DB2( |$)" "--list -A: every database"
 ok $(dbsnap $(CONN) --list -A | cut -f1 | grep -qx mysql; echo $((! $?))) \
     "--list -A: not mysql"
+# Names with a tab, a newline or a backslash: escaped as in --plan, so
+# that each table is one line of five fields.
+DB3="t1000_na	me"
+sql -e "DROP DATABASE IF EXISTS \`$DB3\`; CREATE DATABASE \`$DB3\`"
+sql "$DB3" -e "CREATE TABLE \`a	b\` (id int); CREATE TABLE \`c
+d\` (id int); CREATE TABLE \`e\\f\` (id int)"
+dbsnap $(CONN) --list "$DB3" >list.txt
+is "$?" 0 "--list: names with a tab, a newline, a backslash"
+is "$(awk -F '\t' 'NF != 5' list.txt | wc -l) $(wc -l <list.txt)" "0 3" \
+    "--list: one line of five fields a table"
+is "$(cut -f1,2 list.txt | sort | tr '\n' '|')" \
+    "$(printf '%s\t%s|' 't1000_na\tme' 'a\tb' 't1000_na\tme' 'c\nd' \
+    't1000_na\tme' 'e\\f')" \
+    "--list: tab, newline and backslash escaped, as in --plan"
+sql -e "DROP DATABASE \`$DB3\`"
 
 dbsnap $(CONN) --progress $DB > out.rp 2>err.txt
 is "$?" 0 "dump exits 0"
