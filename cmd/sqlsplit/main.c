@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "frame.h"
 #include "progress.h"
+#include "quote.h"
 #include "opt.h"
 #include "util.h"
 #include "split.h"
@@ -43,6 +44,7 @@ struct out {
 	uint64_t	 base_off;	/* bytes of the inputs before */
 	uint64_t	 total;		/* sizes of the regular files */
 	int		 held;		/* frames held: a checked segment */
+	struct buf	 line;		/* --list's */
 };
 
 static void
@@ -80,6 +82,32 @@ selected(const struct opts *o, const struct split_stmt *st)
 	return 1;
 }
 
+/* --list: one line a statement, names escaped (quote_tsv()). */
+static int
+list_line(struct out *out, const struct split_stmt *st)
+{
+	struct buf	*b = &out->line;
+
+	buf_reset(b);
+	buf_addf(b, "%llu\t%llu\t%llu\t%s\t",
+	    (unsigned long long)(out->base_no + st->no),
+	    (unsigned long long)st->line, (unsigned long long)st->offset,
+	    rp_stmt_kind_name(st->kind));
+	quote_tsv(b, st->db, strlen(st->db));
+	buf_addc(b, '\t');
+	quote_tsv(b, st->schema, strlen(st->schema));
+	buf_addc(b, '\t');
+	quote_tsv(b, st->table, strlen(st->table));
+	buf_addf(b, "\t%zu\n", st->len);
+	if (b->err) {
+		errno = b->err;
+		return -1;
+	}
+	if (fwrite(b->p, 1, b->len, out->fp) != b->len)
+		return -1;
+	return 0;
+}
+
 static int
 on_stmt(void *arg, const struct split_stmt *st)
 {
@@ -98,15 +126,8 @@ on_stmt(void *arg, const struct split_stmt *st)
 	}
 	if (!selected(out->o, st))
 		return 0;
-	if (out->o->list) {
-		fprintf(out->fp, "%llu\t%llu\t%llu\t%s\t%s\t%s\t%s\t%zu\n",
-		    (unsigned long long)(out->base_no + st->no),
-		    (unsigned long long)st->line,
-		    (unsigned long long)st->offset,
-		    rp_stmt_kind_name(st->kind), st->db, st->schema, st->table,
-		    st->len);
-		return ferror(out->fp) ? -1 : 0;
-	}
+	if (out->o->list)
+		return list_line(out, st);
 	if (out->o->print) {
 		if (fwrite(st->text, 1, st->len, out->fp) != st->len)
 			return -1;
@@ -331,5 +352,6 @@ main(int argc, char *argv[])
 		progress_done(out.prog);
 		progress_free(out.prog);
 	}
+	buf_release(&out.line);
 	return 0;
 }

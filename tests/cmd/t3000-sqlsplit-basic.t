@@ -64,6 +64,9 @@ is "$(sqlsplit --list --grep-table t adv.sql | wc -l)" 3 \
     "--grep-table t picks the statements on table t"
 is "$(sqlsplit --list --grep-table d.t adv.sql | cut -f1)" 5 \
     "--grep-table d.t picks the one naming d.t"
+printf 'USE `a\tb`;\nCREATE TABLE `x\ny\\` (i int);\n' | sqlsplit --list >out
+is "$(cut -f5-7 out | tr '\n' '|')" "$(printf '%s\t%s\t|%s\t\t%s|' 'a\tb' 'a\tb' \
+    'a\tb' 'x\ny\\')" "--list: a tab, newline or backslash in a name is escaped"
 
 # Frames: one FT_STMT per statement, the stream complete.
 sqlsplit --progress --list adv.sql >/dev/null 2>err
