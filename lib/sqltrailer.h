@@ -42,6 +42,13 @@
 #define SQLTRAILER_HEADER	"-- rows2sql dump\n"
 #define SQLTRAILER_HEADER_LEN	(sizeof(SQLTRAILER_HEADER) - 1)
 
+/*
+ * A header line of rows2sql --part-ok: the text is one part of a dbsnap
+ * plan, not a whole dump; sqlsplit warns when it reads one.
+ */
+#define SQLTRAILER_PART		"-- rowpipe-part: "
+#define SQLTRAILER_PART_LEN	(sizeof(SQLTRAILER_PART) - 1)
+
 #define SQLTRAILER_PREFIX	"-- rowpipe-trailer "
 #define SQLTRAILER_PREFIX_LEN	(sizeof(SQLTRAILER_PREFIX) - 1)
 #define SQLTRAILER_SEGMENTS	"-- rowpipe-segments bytes="

@@ -54,7 +54,7 @@ part(struct r2s *st, const struct rp_kv *kv)
 		    "part alone", i, n, plan);
 	fprintf(stderr, "rows2sql: warning: the input is part %s of %s of "
 	    "dbsnap plan %s: the text holds this part only\n", i, n, plan);
-	buf_adds(&st->out, "-- rowpipe-part: PART ");
+	buf_adds(&st->out, SQLTRAILER_PART "PART ");
 	add_clean(&st->out, i);
 	buf_adds(&st->out, " OF ");
 	add_clean(&st->out, n);

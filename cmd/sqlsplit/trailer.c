@@ -180,6 +180,15 @@ marker_line(struct split *s, size_t pos)
 		return 0;
 	}
 	/* (its newline is not needed: a damaged one is still rows2sql's) */
+	if (off < 4096 && !s->started && n >= SQLTRAILER_PART_LEN &&
+	    memcmp(b, SQLTRAILER_PART, SQLTRAILER_PART_LEN) == 0) {
+		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
+			return 2;
+		ll = nl ? (size_t)(nl - b) : n;
+		swarn(s, "warning: line %llu: %.*s",
+		    (unsigned long long)line_at(s, off), (int)(ll - 3), b + 3);
+		return 0;
+	}
 	if (off == 0 && n >= SQLTRAILER_HEADER_LEN - 1 &&
 	    memcmp(b, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN - 1) == 0)
 		s->mark.r2s_hdr = 1;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # One part of a dbsnap plan (--part I/N, header key part) is not a dump:
 # rows2sql refuses it (exit 1, nothing written) unless --part-ok, which
-# writes a header line saying what it is and warns on stderr; rowmap
+# writes a header line saying what it is and warns on stderr (and
+# sqlsplit warns when it reads that line); rowmap
 # keeps the part keys, so that sqlexec still refuses one part alone after
 # it.  Before, a part through rows2sql gave SQL text that looked like a
 # whole dump.  Issue 19.
@@ -36,13 +37,22 @@ like "$(cat err)" "^rows2sql: warning: the input is part 1 of 2 of dbsnap plan $
 is "$(sed -n 3p p1.sql)" "-- rowpipe-part: PART 1 OF 2 of dbsnap plan $hash: not a whole dump; load every part" \
     "and a header line that says it is one part"
 like "$(head -20 p1.sql)" "-- part: 1" "the header's part key is a comment too"
-sqlsplit p1.sql >/dev/null
+sqlsplit p1.sql >/dev/null 2>err
 is "$?" 0 "the part's text is checked as any rows2sql text"
+is "$(cat err)" "sqlsplit: p1.sql: warning: line 3: rowpipe-part: PART 1 OF 2 of dbsnap plan $hash: not a whole dump; load every part" \
+    "and sqlsplit warns that it is one part"
 
 rows2sql <whole.rp >whole.sql 2>err
 is "$?" 0 "a whole dump converts as before"
 is "$(cat err)" "" "without a warning"
 ok $(! grep -q 'rowpipe-part' whole.sql; echo $?) "and without the part line"
+sqlsplit whole.sql >/dev/null 2>err
+is "$(cat err)" "" "and sqlsplit does not warn"
+
+# sqlexec refuses one part alone as the only --input too.
+sqlexec $C --input p1.rp 2>err
+is "$?" 1 "sqlexec --input of one part alone: exit 1"
+like "$(cat err)" "part 2 of 2 \\(plan $hash\\) is missing" "naming the missing part"
 
 # rowmap keeps the part keys: sqlexec and rows2sql still see a part.
 rowmap --drop $db.a.note <p1.rp >p1m.rp
