@@ -49,6 +49,15 @@
 #define SQLTRAILER_PART		"-- rowpipe-part: "
 #define SQLTRAILER_PART_LEN	(sizeof(SQLTRAILER_PART) - 1)
 
+/*
+ * The last line of a text whose input stream ended with an ABORT frame
+ * (rowpipe-stream(5)): "-- rowpipe-abort reason=N MESSAGE\n", N the
+ * frame's reason, MESSAGE one line.  It comes after a checkpoint line,
+ * instead of the trailer line; sqlsplit reports it as damage, with N.
+ */
+#define SQLTRAILER_ABORT	"-- rowpipe-abort reason="
+#define SQLTRAILER_ABORT_LEN	(sizeof(SQLTRAILER_ABORT) - 1)
+
 #define SQLTRAILER_PREFIX	"-- rowpipe-trailer "
 #define SQLTRAILER_PREFIX_LEN	(sizeof(SQLTRAILER_PREFIX) - 1)
 #define SQLTRAILER_SEGMENTS	"-- rowpipe-segments bytes="

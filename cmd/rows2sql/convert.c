@@ -79,7 +79,8 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 	struct frame_reader *fr;
 	struct frame	 f;
 	enum frame_status s;
-	int		 r = -1;
+	const char	*why;
+	int		 r = -1, reason;
 
 	memset(&st, 0, sizeof(st));
 	st.o = o;
@@ -126,6 +127,9 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 		if (out_flush(&st) == -1 && st.errbuf[0] == '\0')
 			snprintf(st.errbuf, sizeof(st.errbuf), "%s",
 			    strerror(st.werr));
+		/* the producer's abort goes on, into the text's end */
+		if (!st.werr && (reason = frame_reader_aborted(fr, &why)) != 0)
+			(void)abort_line(&st, reason, why);
 	}
 	if (st.werr && r == -1)
 		snprintf(msg, sizeof(msg), "stdout: write: %s",

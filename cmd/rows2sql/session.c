@@ -128,6 +128,23 @@ do_footer(struct r2s *st)
 }
 
 int
+abort_line(struct r2s *st, int reason, const char *why)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc = 0;
+
+	buf_addf(&b, SQLTRAILER_ABORT "%d ", reason);
+	add_clean(&b, why);
+	buf_addc(&b, '\n');
+	if (b.err || write_all(st->out_fd, b.p, b.len) == -1) {
+		st->werr = b.err ? b.err : errno;
+		rc = -1;
+	}
+	buf_release(&b);
+	return rc;
+}
+
+int
 do_trailer(struct r2s *st)
 {
 	struct sqltrailer t;

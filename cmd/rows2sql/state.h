@@ -94,6 +94,8 @@ int	 use_db(struct r2s *, const char *db);
 int	 do_header(struct r2s *, const struct frame *);
 int	 do_footer(struct r2s *);
 int	 do_trailer(struct r2s *);
+/* The text's last line for an aborted input (lib/sqltrailer.h).  0, -1. */
+int	 abort_line(struct r2s *, int reason, const char *why);
 
 /* objects.c */
 struct objsql *objects_new(struct r2s *);	/* NULL: out of memory */

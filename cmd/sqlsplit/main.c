@@ -192,8 +192,8 @@ split_failed(struct out *out, struct split *s, const char *name)
 	    split_errstr(s));
 	if (out->fw != NULL && split_damaged(s)) {
 		/* an unchecked text's statements are all out by then */
-		if (frame_writer_abort(out->fw, split_checked(s) ?
-		    FRAME_ABORT_DAMAGED : FRAME_ABORT_DAMAGED_LATE, msg) == -1)
+		if (frame_writer_abort(out->fw, split_damaged_late(s) ?
+		    FRAME_ABORT_DAMAGED_LATE : FRAME_ABORT_DAMAGED, msg) == -1)
 			warnx("stdout: %s", frame_writer_errstr(out->fw));
 	} else if (out->fw != NULL && out->held)
 		frame_writer_discard(out->fw);

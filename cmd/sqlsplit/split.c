@@ -169,10 +169,10 @@ split_damaged(const struct split *s)
 }
 
 int
-split_checked(const struct split *s)
+split_damaged_late(const struct split *s)
 {
 	/* (one that starts as rows2sql's fails at its first statement) */
-	return s->mark.seg_max > 0 || s->mark.r2s_hdr;
+	return s->mark.late || (s->mark.seg_max == 0 && !s->mark.r2s_hdr);
 }
 
 const char *

@@ -90,10 +90,11 @@ int		 split_trailer_ok(const struct split *);
  */
 int		 split_damaged(const struct split *);
 /*
- * 1 if the input is a checked text (it has rows2sql's segments line, or
- * starts as rows2sql's): no statement of a damaged segment was handed out.  0: damage is found
- * only by the trailer line, after every statement was.
+ * After damage: 1 if statements of the damaged part may have been handed
+ * out (a text without segments, whose trailer line found it after every
+ * statement; or the producer of rows2sql's input found it late, as its
+ * abort line says), 0 if none was (a checked text's segment).
  */
-int		 split_checked(const struct split *);
+int		 split_damaged_late(const struct split *);
 
 #endif

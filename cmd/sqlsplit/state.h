@@ -71,6 +71,7 @@ struct marks {
 	split_seg_cb	 seg_cb;
 	void		*seg_arg;
 	int		 damaged;	/* the failure is damage, not a cut */
+	int		 late;		/* an abort line of reason 2 said so */
 	/* mysqldump/mariadb-dump: header seen, end of "-- Dump completed" */
 	int		 dump_hdr;
 	uint64_t	 dump_done_end;

@@ -135,7 +135,7 @@ int
 marker_line(struct split *s, size_t pos)
 {
 	const char	*b = s->buf + pos, *nl;
-	size_t		 n = s->len - pos, ll;
+	size_t		 n = s->len - pos, ll, k;
 	uint64_t	 off = s->base + pos;
 
 	if (n < 26 && !s->eof)
@@ -180,6 +180,22 @@ marker_line(struct split *s, size_t pos)
 		return 0;
 	}
 	/* (its newline is not needed: a damaged one is still rows2sql's) */
+	if (!s->started && n >= SQLTRAILER_ABORT_LEN &&
+	    memcmp(b, SQLTRAILER_ABORT, SQLTRAILER_ABORT_LEN) == 0) {
+		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
+			return 2;
+		ll = nl ? (size_t)(nl - b) : n;
+		/* reason=N MESSAGE; rowpipe-stream(5) reason 2: damaged-late */
+		for (k = SQLTRAILER_ABORT_LEN; k < ll && b[k] != ' '; k++)
+			;
+		s->mark.late = k == SQLTRAILER_ABORT_LEN + 1 &&
+		    b[SQLTRAILER_ABORT_LEN] == '2';
+		if (k < ll)
+			k++;
+		return sdamaged(s, "line %llu: the text ends where the stream "
+		    "rows2sql read was aborted by its producer: %.*s",
+		    (unsigned long long)line_at(s, off), (int)(ll - k), b + k);
+	}
 	if (off < 4096 && !s->started && n >= SQLTRAILER_PART_LEN &&
 	    memcmp(b, SQLTRAILER_PART, SQLTRAILER_PART_LEN) == 0) {
 		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)

@@ -5,7 +5,8 @@
 # sqlexec says the input is damaged, that its rows were loaded before the
 # damage was found, names the tables and prints no resume point (before:
 # "truncated" with a resume point that can never finish the copy);
-# rows2sql and framecat say "aborted by the producer".  A transform that
+# rows2sql and framecat say "aborted by the producer", and rows2sql ends
+# its text with an abort line that sqlsplit reports as damage.  A transform that
 # fails before the rows (a table's key needs the column) aborts with
 # reason damaged: nothing is loaded.  An ABORT on rowmap's input is passed
 # on as it is.  A cut input still gives a cut output.
@@ -49,6 +50,18 @@ rows2sql <m.rp >m.sql 2>err
 is "$?" 1 "rows2sql of it: exit 1"
 like "$(cat err)" "aborted by the producer: rowmap: .*--drop $src.c.name: $src.v uses it" \
     "rows2sql says the producer aborted"
+like "$(tail -1 m.sql)" "^-- rowpipe-abort reason=2 rowmap: frame [0-9]+ at offset [0-9]+: --drop $src.c.name: $src.v uses it$" \
+    "and its text ends with the abort, not cut"
+is "$(tail -2 m.sql | head -1 | cut -c1-22)" "-- rowpipe-checkpoint " \
+    "right after the checkpoint line of the last segment"
+sql -e "DROP DATABASE IF EXISTS $dst"
+sqlsplit m.sql 2>split.err | sqlexec $C -j 2 2>err
+is "$?" 1 "sqlsplit | sqlexec of that text: exit 1"
+like "$(cat split.err)" "^sqlsplit: m.sql: damaged: line [0-9]+: the text ends where the stream rows2sql read was aborted by its producer: rowmap: frame [0-9]+ at offset [0-9]+: --drop $src.c.name: $src.v uses it$" \
+    "sqlsplit says damaged, with rowmap's reason"
+like "$(cat err)" "sqlexec: the damage was found only after the input before it had run, damaged part included: these tables were created or loaded from this input: .*$dst\\.c.*: the target must be restored again" \
+    "sqlexec: restore again, as from the stream"
+ok $(! grep -q 'resume with' err; echo $?) "no resume point"
 
 # The check before a load that rowmap(1) suggests: the schema alone.
 dbsnap $C --no-data $src | rowmap --drop $src.c.name >nd.rp 2>err
