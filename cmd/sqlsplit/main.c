@@ -72,9 +72,31 @@ table_matches(const char *want, const struct split_stmt *st)
 	    strcmp(st->table, dot + 1) == 0;
 }
 
+/*
+ * The statements that set up the session for those after them: SET
+ * (sql_mode, time_zone, TIMESTAMP, NAMES, the @OLD_ variables), USE,
+ * transaction control (mysqldump --no-autocommit's COMMIT) and UNLOCK.
+ */
+static int
+session_stmt(int kind)
+{
+	return kind == STK_SET || kind == STK_USE || kind == STK_TRANSACTION ||
+	    kind == STK_UNLOCK;
+}
+
+/*
+ * --kind, --grep-table: the statements asked for, and every session
+ * statement, so that those run as they would in the whole input (rows of
+ * a TIMESTAMP column under the dump's SET TIME_ZONE, text under its SET
+ * NAMES).  --kind of a session kind asks for that kind only.
+ */
 static int
 selected(const struct opts *o, const struct split_stmt *st)
 {
+	if (o->kind == -1 && o->grep_table == NULL)
+		return 1;
+	if (session_stmt(st->kind) && (o->kind == -1 || !session_stmt(o->kind)))
+		return 1;
 	if (o->kind != -1 && st->kind != o->kind)
 		return 0;
 	if (o->grep_table != NULL && !table_matches(o->grep_table, st))

@@ -106,10 +106,11 @@ is "$(dsum $db.orders) $(dsum $db.items)" "$(ssum $db.orders) $(ssum $db.items)"
 sqlsplit --print --grep-table items dump.sql >items.sql
 is $? 0 "sqlsplit --print --grep-table items"
 is "$(grep -c 'orders' items.sql)" 0 "only the items table is in it"
-dsql -e "DROP DATABASE IF EXISTS t6020_one; CREATE DATABASE t6020_one"
-dsql t6020_one <items.sql
+# (with the dump's session statements: its USE too, so into $db)
+dsql -e "DROP DATABASE $db; CREATE DATABASE $db"
+dsql <items.sql
 is $? 0 "the extracted statements load"
-is "$(dsum t6020_one.items)" "$(ssum $db.items)" "and give the same table"
+is "$(dsum $db.items)" "$(ssum $db.items)" "and give the same table"
 
 # Move databases to a new server, accounts included (ssh: a local shell).
 sql -e "DROP USER IF EXISTS t6020_app@'%'; CREATE USER t6020_app@'%' IDENTIFIED BY 'pw';
