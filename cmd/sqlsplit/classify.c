@@ -5,6 +5,7 @@
  * the session's sql_mode, followed through SET, since the client lexes
  * by the server's NO_BACKSLASH_ESCAPES and ANSI_QUOTES status flags.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -199,8 +200,58 @@ mode_value(struct split *s, struct sqltok_lexer *l, struct sqltok *t)
 }
 
 /*
+ * Character sets in which the second byte of a two-byte character may be
+ * 0x5C (a backslash) or 0x60 (a backtick): sjis, cp932, gbk, big5 and
+ * gb18030.  Text in them cannot be cut as bytes (the client reads it by
+ * my_ismbchar() of the character set it was started with).  By name, or
+ * by collation id as mysqlbinlog writes character_set_client (MariaDB
+ * 10.11 information_schema.COLLATIONS, the _nopad ones included; MySQL
+ * 8's gb18030 248-250).
+ */
+static int
+unsafe_charset(const struct sqltok *t, char *name, size_t namesz)
+{
+	static const char *const names[] = { "sjis", "cp932", "gbk", "big5",
+	    "gb18030", NULL };
+	static const unsigned ids[] = { 1, 13, 28, 84, 87, 88, 95, 96, 248,
+	    249, 250, 1025, 1037, 1052, 1108, 1111, 1112, 1119, 1120, 0 };
+	char		 buf[65];
+	unsigned long	 v;
+	size_t		 i;
+
+	if (t->kind == SQLTOK_NUMBER && t->len < 10 &&
+	    strspn(t->p, "0123456789") >= t->len) {
+		v = strtoul(t->p, NULL, 10);
+		for (i = 0; ids[i] != 0; i++)
+			if (v == ids[i]) {
+				snprintf(name, namesz, "of collation id %lu",
+				    v);
+				return 1;
+			}
+		return 0;
+	}
+	if (t->kind == SQLTOK_STRING && t->len >= 2 && t->len - 2 < sizeof(buf)) {
+		memcpy(buf, t->p + 1, t->len - 2);
+		buf[t->len - 2] = '\0';
+	} else if (t->kind == SQLTOK_WORD || t->kind == SQLTOK_IDENT) {
+		if (sqltok_ident(t, buf, sizeof(buf)) < 0)
+			return 0;
+	} else
+		return 0;
+	for (i = 0; names[i] != NULL; i++)
+		if (strcasecmp(buf, names[i]) == 0) {
+			snprintf(name, namesz, "%s", names[i]);
+			return 1;
+		}
+	return 0;
+}
+
+/*
  * SET ...: follow the session sql_mode, since the client lexes by the
- * server's NO_BACKSLASH_ESCAPES and ANSI_QUOTES status flags.
+ * server's NO_BACKSLASH_ESCAPES and ANSI_QUOTES status flags; and note
+ * in s->badcs a switch of the client character set (SET NAMES, SET
+ * CHARACTER SET, character_set_client) to one that cannot be cut as
+ * bytes (unsafe_charset()), which emit_stmt() refuses.
  */
 static void
 track_set(struct split *s, struct sqltok_lexer *l)
@@ -212,6 +263,20 @@ track_set(struct split *s, struct sqltok_lexer *l)
 	sqltok_next(l, &t);
 	for (;;) {
 		global = uv = 0;
+		if (sqltok_is(&t, "NAMES") || sqltok_is(&t, "CHARSET") ||
+		    sqltok_is(&t, "CHARACTER")) {
+			const char *what = sqltok_is(&t, "NAMES") ? "SET NAMES" :
+			    "SET CHARACTER SET";
+
+			sqltok_next(l, &t);
+			if (sqltok_is(&t, "SET"))
+				sqltok_next(l, &t);
+			if (s->badcs[0] == '\0' &&
+			    unsafe_charset(&t, s->badcs, sizeof(s->badcs)))
+				snprintf(s->badwhat, sizeof(s->badwhat), "%s",
+				    what);
+			goto next;
+		}
 		if (sqltok_is(&t, "GLOBAL")) {
 			global = 1;
 			sqltok_next(l, &t);
@@ -255,7 +320,12 @@ track_set(struct split *s, struct sqltok_lexer *l)
 				    "server's");
 			else
 				s->mode = m;
-		}
+		} else if (sqltok_is(&name, "CHARACTER_SET_CLIENT") && !global &&
+		    s->badcs[0] == '\0' &&
+		    unsafe_charset(&t, s->badcs, sizeof(s->badcs)))
+			snprintf(s->badwhat, sizeof(s->badwhat), "%s",
+			    "SET character_set_client");
+next:
 		/* skip to the next top-level comma */
 		for (depth = 0; t.kind != SQLTOK_END; sqltok_next(l, &t)) {
 			if (punct(&t, '('))

@@ -127,6 +127,10 @@ struct split {
 
 	struct marks	 mark;		/* trailer.c's */
 
+	/* a SET to a character set sqlsplit cannot cut (classify.c) */
+	char		 badcs[64];
+	char		 badwhat[32];
+
 	uint64_t	 nstmt;
 	struct buf	 db, schema, table, syn;
 	char		 err[512];

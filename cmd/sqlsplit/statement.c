@@ -105,6 +105,12 @@ emit_stmt(struct split *s, size_t start, size_t end, int how)
 	st.kind = classify(s, text, len);
 	if (s->db.err || s->schema.err || s->table.err)
 		return sfail(s, "out of memory");
+	if (s->badcs[0] != '\0')
+		return sfail(s, "line %llu, offset %llu: %s: character set %s "
+		    "is not supported: a multi-byte character in it may end "
+		    "in a backslash byte, which moves where strings end",
+		    (unsigned long long)st.line, (unsigned long long)off,
+		    s->badwhat, s->badcs);
 	st.db = s->db.p ? s->db.p : "";
 	st.schema = s->schema.p ? s->schema.p : "";
 	st.table = s->table.p ? s->table.p : "";
