@@ -683,6 +683,68 @@ load_text(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	return text_flush(x, c, u, b, n, first, rows, warns);
 }
 
+/* ROLLBACK of u, checked (nontx.c): 0, or -1 if rows stay behind. */
+static int
+rollback(struct sx *x, MYSQL *m, struct sx_unit *u)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc;
+
+	sx_rows_where(&b, u);
+	rc = sx_rollback(x, m, u->rows->first_frame, b.p);
+	buf_release(&b);
+	return rc == 1 ? -1 : 0;
+}
+
+/*
+ * sx_rows_txn() for a table that is not transactional (nontx.c): the
+ * unit runs alone (load.c), in autocommit, so that no ROLLBACK can leave
+ * its rows behind to be loaded again.  With --checkpoint it is pending
+ * while it runs, and stays so if it stops part way: then only the user
+ * can tell what is in the table, and the run says so.
+ */
+static int
+rows_nontx(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
+    uint64_t *warnsp)
+{
+	MYSQL		*m = x->conn[c];
+	struct buf	 b = BUF_INIT;
+	uint64_t	 rows = 0, warns = 0, no, hash;
+
+	if (!sx_wait_turn(x, u))
+		return -1;
+	pthread_mutex_lock(&x->mu);
+	no = x->done_no;
+	hash = x->done_hash;
+	pthread_mutex_unlock(&x->mu);
+	if (x->o->checkpoint != NULL && sx_ckpt_write(x, m, no, hash,
+	    u->end_no, u->end_hash, 1) != 0) {
+		conn_error(x, u, "checkpoint", m);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	if ((u->rows->text ? load_text(x, c, u, &rows, &warns) :
+	    load_bulk(x, c, u, &rows, &warns)) == -1) {
+		sx_rows_where(&b, u);
+		sx_nontx_note(x, u->rows->first_frame, b.p, u->rows->t->engine,
+		    0);
+		buf_release(&b);
+		pthread_mutex_lock(&x->mu);
+		x->rows += rows;	/* they are in the table */
+		pthread_mutex_unlock(&x->mu);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
+		conn_error(x, u, "checkpoint", m);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	*rowsp = rows;
+	*warnsp = warns;
+	return 0;
+}
+
 int
 sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
     uint64_t *warnsp)
@@ -690,6 +752,8 @@ sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 	MYSQL		*m = x->conn[c];
 	uint64_t	 rows = 0, warns = 0;
 
+	if (u->rows->t->engine != NULL)
+		return rows_nontx(x, c, u, rowsp, warnsp);
 	if (mysql_query(m, "START TRANSACTION") != 0) {
 		conn_error(x, u, "START TRANSACTION", m);
 		sx_fail_unit(x, u);
@@ -697,12 +761,12 @@ sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 	}
 	if ((u->rows->text ? load_text(x, c, u, &rows, &warns) :
 	    load_bulk(x, c, u, &rows, &warns)) == -1) {
-		mysql_rollback(m);
+		(void)rollback(x, m, u);
 		sx_fail_unit(x, u);
 		return -1;
 	}
 	if (!sx_wait_turn(x, u)) {
-		mysql_rollback(m);
+		(void)rollback(x, m, u);
 		return -1;
 	}
 	/* with --checkpoint, the position commits with the rows */

@@ -267,8 +267,10 @@ sx_ckpt_open(struct sx *x, struct sx_opts *o)
 		x->done_hash = hash;
 		if (done)
 			sx_report(x, "checkpoint %s: the run it records is "
-			    "complete (statements 1-%" PRIu64 "): checking the "
-			    "input, running nothing", o->checkpoint, pos);
+			    "complete (statements 1-%" PRIu64 "): only the "
+			    "input's session statements (SET, USE) up to %"
+			    PRIu64 " run again, and what comes after it",
+			    o->checkpoint, pos, pos);
 	}
 	buf_adds(&b, "REPLACE INTO ");
 	ckpt_table(&b, o->checkpoint);

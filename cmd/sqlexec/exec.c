@@ -28,6 +28,8 @@ struct dispatch {
 	struct sx_unit	*cur;		/* unit being filled */
 	uint64_t	 consumed;	/* last statement number read */
 	uint64_t	 resumed;	/* statements skipped by --skip-to */
+	uint64_t	 resumed_session; /* ... of which run again (SET, USE) */
+	uint64_t	 txn_rows;	/* rows affected before the input's BEGIN */
 	uint64_t	 dry_seq;	/* units planned, for --dry-run */
 	int		 exclusive;	/* the unit being filled is a bulk unit */
 	int		 ignore;	/* it holds an INSERT IGNORE */
@@ -264,6 +266,35 @@ transactional(const struct rp_stmt *s)
 	    s->kind == STK_DELETE || s->kind == STK_LOAD;
 }
 
+/*
+ * Is the table s writes not transactional (nontx.c)?  1 with *engine, 0,
+ * or -1 with the error recorded.  Asks the server on connection 1 once
+ * per table (until the next DDL), after every unit queued has committed.
+ */
+static int
+stmt_engine(struct dispatch *d, const struct rp_stmt *s, const char **engine)
+{
+	struct sx	*x = d->x;
+	const char	*schema = s->schema[0] != '\0' ? s->schema :
+	    s->db[0] != '\0' ? s->db : default_db;
+	struct buf	 b = BUF_INIT;
+	int		 rc;
+
+	if ((rc = sx_nontx(x, NULL, schema, s->table, engine)) == -2) {
+		if (sx_drain(x) == -1)
+			return -1;
+		rc = sx_nontx(x, x->conn[0], schema, s->table, engine);
+	}
+	if (rc != -1)
+		return rc;
+	sx_where(&b, s->no, s->line, NULL);
+	sx_set_error(x, s->no, "%s: the engine of %s.%s: ERROR %u (%s): %s",
+	    b.p, schema, s->table, mysql_errno(x->conn[0]),
+	    mysql_sqlstate(x->conn[0]), mysql_error(x->conn[0]));
+	buf_release(&b);
+	return -1;
+}
+
 /* A statement that committed: the table it filled, for sx_report_damage. */
 static void
 wrote(struct sx *x, const struct rp_stmt *s)
@@ -290,13 +321,17 @@ barrier_checkpointed(struct dispatch *d, const struct rp_stmt *s)
 {
 	struct sx	*x = d->x;
 	MYSQL		*m = x->conn[0];
-	int		 rc;
+	struct buf	 b = BUF_INIT;
+	int		 rc, ran;
 
-	if (transactional(s)) {
+	/* A write to a MyISAM table is done when it runs: as DDL. */
+	if (transactional(s) && x->engine == NULL) {
 		if (mysql_query(m, "START TRANSACTION") != 0)
 			return ckpt_error(d, s, m);
 		if (sx_exec_one(x, 0, s, 1) == -1) {
-			(void)mysql_rollback(m);
+			sx_where(&b, s->no, s->line, NULL);
+			(void)sx_rollback(x, m, s->no, b.p);
+			buf_release(&b);
 			return -1;
 		}
 		if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
@@ -309,8 +344,18 @@ barrier_checkpointed(struct dispatch *d, const struct rp_stmt *s)
 	    1) == -1)
 		return ckpt_error(d, s, m);
 	rc = sx_exec_one(x, 0, s, 0);
-	/* It did not run, or failed as a whole: no longer pending. */
-	if (rc == -1 && mysql_errno(m) < CR_MIN_ERROR)
+	pthread_mutex_lock(&x->mu);
+	ran = x->done_no >= s->no;	/* --strict: it ran, with warnings */
+	pthread_mutex_unlock(&x->mu);
+	if (rc == -1 && ran)
+		(void)sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1);
+	/*
+	 * It did not run, or failed as a whole: no longer pending.  A write
+	 * to a table that is not transactional may have stopped part way:
+	 * it stays pending, for the user to decide.
+	 */
+	else if (rc == -1 && mysql_errno(m) < CR_MIN_ERROR &&
+	    x->engine == NULL)
 		(void)sx_ckpt_write(x, m, s->no - 1, d->prev_hash, 0, 0, 1);
 	if (rc == -1)
 		return -1;
@@ -327,7 +372,7 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
     const char *why)
 {
 	struct sx	*x = d->x;
-	int		 c;
+	int		 c, rc;
 
 	unit_close(d);
 	if (!every)
@@ -340,14 +385,24 @@ barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	if (sx_drain(x) == -1)
 		return -1;
 	done(x, s->no - 1, d->prev_hash);
-	if (!every && d->o->checkpoint != NULL)
-		return barrier_checkpointed(d, s);
+	/* for the checkpoint, and to say what a failure leaves behind */
+	if (!every && transactional(s) &&
+	    stmt_engine(d, s, &x->engine) == -1)
+		return -1;
+	if (!every && d->o->checkpoint != NULL) {
+		rc = barrier_checkpointed(d, s);
+		x->engine = NULL;
+		return rc;
+	}
 	for (c = 0; c < (every ? x->nconn : 1); c++) {
-		if (sx_exec_one(x, c, s, 0) == -1)
+		if (sx_exec_one(x, c, s, 0) == -1) {
+			x->engine = NULL;
 			return -1;
+		}
 		if (every && sx_keep_unique_checks(x, c, s) == -1)
 			return -1;
 	}
+	x->engine = NULL;
 	if (!every)
 		wrote(x, s);
 	done(x, s->no, d->hash);
@@ -475,6 +530,15 @@ txn_checkpoint(struct dispatch *d, const struct rp_stmt *s, enum sx_txn k,
 	return rc == -1 ? ckpt_error(d, s, m) : 0;
 }
 
+/* The input's transaction was rolled back: its rows are not counted. */
+static void
+txn_undone(struct dispatch *d)
+{
+	pthread_mutex_lock(&d->x->mu);
+	d->x->rows = d->txn_rows;
+	pthread_mutex_unlock(&d->x->mu);
+}
+
 /*
  * The input's own transactions.  BEGIN (or XA START) is a barrier; from
  * it up to its COMMIT or ROLLBACK every statement runs in order on
@@ -527,6 +591,9 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 		if (sx_drain(x) == -1)
 			return -1;
 		done(x, s->no - 1, d->prev_hash);
+		pthread_mutex_lock(&x->mu);
+		d->txn_rows = x->rows;
+		pthread_mutex_unlock(&x->mu);
 		return sx_exec_one(x, 0, s, 1);
 	}
 	if (s->kind == STK_LOCK || s->kind == STK_UNLOCK) {
@@ -558,6 +625,9 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 	}
 	if (a == ACT_SESSION && sx_keep_unique_checks(x, 0, s) == -1)
 		return -1;
+	/* rolled back: the summary counts the rows committed */
+	if (k == TXN_ROLLBACK)
+		txn_undone(d);
 	/* Ended, or ended implicitly (DDL, LOCK TABLES): all committed. */
 	if (d->txn != 0 && !sx_in_transaction(x, 0))
 		d->txn = 0;
@@ -566,6 +636,33 @@ input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 	if (d->txn == 0)
 		done(x, s->no, d->hash);
 	return 0;
+}
+
+/*
+ * A session statement before --skip-to: it runs again (the session after
+ * it is the one the input intended), and the summary counts it apart.
+ */
+static int
+session_before(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct sx	*x = d->x;
+	uint64_t	 n, bytes;
+	int		 rc;
+
+	/* before --skip-to nothing is in a unit: the workers are idle */
+	pthread_mutex_lock(&x->mu);
+	n = x->nstmts;
+	bytes = x->bytes;
+	pthread_mutex_unlock(&x->mu);
+	rc = barrier(d, s, 1, "before --skip-to");
+	if (d->o->dry_run)
+		return rc;
+	pthread_mutex_lock(&x->mu);
+	x->nstmts = n;
+	x->bytes = bytes;
+	pthread_mutex_unlock(&x->mu);
+	d->resumed_session++;
+	return rc;
 }
 
 /*
@@ -622,7 +719,7 @@ resume_end(struct dispatch *d)
 static int
 dispatch(struct dispatch *d, const struct rp_stmt *s)
 {
-	const char	*why, *fn;
+	const char	*why, *fn, *eng;
 	enum sx_action	 a = sx_classify(s, &why);
 	char		 fnwhy[128];
 	int		 rc, ac;
@@ -637,9 +734,12 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	    !d->o->dry_run && d->x->max_packet > 0 &&
 	    s->len + 1 >= d->x->max_packet)
 		return too_large(d, s);
+	/* DDL (or a CALL, ...) may change the tables' engines */
+	if (a == ACT_BARRIER && !transactional(s) && !d->o->dry_run)
+		sx_nontx_forget(d->x);
 	if (s->no <= d->o->skip_to) {
 		if (a == ACT_SESSION)
-			return barrier(d, s, 1, "before --skip-to");
+			return session_before(d, s);
 		d->resumed++;
 		if (d->o->dry_run)
 			plan_line(s, "skipped", "--skip-to");
@@ -680,6 +780,9 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		}
 		return 0;
 	case ACT_PARALLEL:
+		/* not transactional: alone, autocommit, never run again */
+		if (!d->o->dry_run && (rc = stmt_engine(d, s, &eng)) != 0)
+			return rc == -1 ? -1 : barrier(d, s, 0, "");
 		if (d->o->dry_run)
 			plan_line(s, "parallel", why);
 		if (unit_add(d, s) == -1) {
@@ -719,8 +822,12 @@ summary(struct dispatch *d, double secs)
 	}
 	if (x->nskipped > 0)
 		buf_addf(&b, ", %" PRIu64 " skipped", x->nskipped);
-	if (d->resumed > 0)
-		buf_addf(&b, ", %" PRIu64 " before --skip-to", d->resumed);
+	if (d->resumed + d->resumed_session > 0)
+		buf_addf(&b, ", %" PRIu64 " before --skip-to", d->resumed +
+		    d->resumed_session);
+	if (d->resumed_session > 0)
+		buf_addf(&b, " (%" PRIu64 " SET or USE of them run again)",
+		    d->resumed_session);
 	if (x->nwarnings > 0)
 		buf_addf(&b, ", %" PRIu64 " warning%s", x->nwarnings,
 		    x->nwarnings == 1 ? "" : "s");
@@ -938,6 +1045,7 @@ sx_run(int fd, const struct sx_opts *given)
 		    "back, as the mysql client does\n", getprogname(), d.txn);
 		if (!o->dry_run)
 			(void)mysql_rollback(x.conn[0]);
+		txn_undone(&d);
 		end_no = d.txn - 1;
 		end_hash = d.txn_hash;
 	}
@@ -989,6 +1097,7 @@ done:
 	frame_reader_free(r);
 	sx_id_free(&d.id);
 	sx_wrote_free(&x);
+	sx_nontx_free(&x);
 	free(x.err.msg);
 	pthread_mutex_destroy(&x.mu);
 	pthread_cond_destroy(&x.cv_work);

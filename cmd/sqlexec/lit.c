@@ -997,7 +997,8 @@ sx_lit_unit(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 	if (rc == -1)
 		return -1;
 	/* run it as text: undo what ran, as if nothing had */
-	mysql_rollback(m);
+	if (sx_unit_rollback(x, m, u) == -1)
+		return -1;
 	if (mysql_query(m, "START TRANSACTION") != 0) {
 		sx_set_error(x, u->st[0].no, "START TRANSACTION: ERROR %u "
 		    "(%s): %s", mysql_errno(m), mysql_sqlstate(m),

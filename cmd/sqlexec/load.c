@@ -65,6 +65,7 @@ ld_table_free(struct ld_table *t)
 	free(t->emit);
 	free(t->bind);
 	free(t->cols);
+	free(t->engine);
 	sx_unit_free(t->open);
 	free(t);
 }
@@ -318,7 +319,7 @@ unit_push(struct loader *l, struct ld_table *t)
 {
 	struct sx_unit	*u = t->open;
 	struct buf	 b = BUF_INIT;
-	int		 bulk;
+	int		 bulk, alone;
 
 	if (u == NULL)
 		return;
@@ -333,6 +334,8 @@ unit_push(struct loader *l, struct ld_table *t)
 	 */
 	t->nunits++;
 	bulk = u->bulk = 0;
+	/* not transactional: alone, so that nothing rolls it back (nontx.c) */
+	alone = t->engine != NULL;
 	if (l->o->dry_run) {
 		sx_rows_where(&b, u);
 		printf("unit %" PRIu64 ": %s, %zu bytes: one transaction%s\n",
@@ -342,10 +345,10 @@ unit_push(struct loader *l, struct ld_table *t)
 		sx_unit_free(u);
 		return;
 	}
-	if (bulk)
+	if (bulk || alone)
 		sx_drain(l->x);
 	sx_push(l->x, u);		/* the workers' now */
-	if (bulk)
+	if (bulk || alone)
 		sx_drain(l->x);
 }
 
@@ -500,7 +503,7 @@ object(struct loader *l, const struct frame *f)
 {
 	struct rp_object ob, create;
 	struct buf	 ddl = BUF_INIT;
-	const char	*why;
+	const char	*why, *schema, *eng;
 	int		 rc = -1;
 
 	if (dec_object(f, &ob) == -1)
@@ -544,6 +547,20 @@ object(struct loader *l, const struct frame *f)
 	pthread_mutex_lock(&l->x->mu);
 	sx_done(l->x, f->seq, l->hash);
 	pthread_mutex_unlock(&l->x->mu);
+	/* its engine, while nothing runs: for its rows (table_engine()) */
+	if (ob.kind == OBJ_TABLE || ob.kind == OBJ_SEQUENCE ||
+	    ob.kind == OBJ_VIEW) {
+		schema = names_db(&l->o->names, ob.schema);
+		sx_nontx_drop(l->x, schema, ob.name);
+		if (ob.kind == OBJ_TABLE && !l->o->no_create &&
+		    sx_nontx(l->x, l->x->conn[0], schema, ob.name, &eng) == -1) {
+			frame_error(l, f, "%s.%s: its engine: ERROR %u (%s): %s",
+			    schema, ob.name, mysql_errno(l->x->conn[0]),
+			    mysql_sqlstate(l->x->conn[0]),
+			    mysql_error(l->x->conn[0]));
+			goto out;
+		}
+	}
 	rc = 0;
 out:
 	buf_release(&ddl);
@@ -636,6 +653,31 @@ versioned(const struct rp_table *rt)
 	return 0;
 }
 
+/*
+ * Is t's table not transactional (nontx.c)?  Known since its creation,
+ * or asked once every unit before has committed.  0, or -1 (recorded).
+ */
+static int
+table_engine(struct loader *l, struct ld_table *t)
+{
+	struct sx	*x = l->x;
+	const char	*schema = names_db(&l->o->names, t->t->schema), *e;
+	int		 rc;
+
+	if ((rc = sx_nontx(x, NULL, schema, t->t->name, &e)) == -2) {
+		if (barrier(l) == -1)
+			return -1;
+		rc = sx_nontx(x, x->conn[0], schema, t->t->name, &e);
+	}
+	if (rc == -1)
+		return frame_error(l, l->f, "%s: its engine: ERROR %u (%s): %s",
+		    t->name, mysql_errno(x->conn[0]),
+		    mysql_sqlstate(x->conn[0]), mysql_error(x->conn[0]));
+	if (rc == 1 && (t->engine = strdup(e)) == NULL)
+		return frame_error(l, l->f, "%s", strerror(ENOMEM));
+	return 0;
+}
+
 static int
 table(struct loader *l, const struct frame *f)
 {
@@ -663,6 +705,8 @@ table(struct loader *l, const struct frame *f)
 	}
 	l->tbl = nt;
 	l->tbl[l->ntbl++] = t;
+	if (!l->o->dry_run && table_engine(l, t) == -1)
+		return -1;
 	if ((est = rp_kv_get(&t->t->attrs, "rows_estimate")) != NULL)
 		l->tot_rows += strtoull(est, NULL, 10);
 	if (l->x->prog != NULL)

@@ -38,6 +38,7 @@ struct ld_table {
 	uint64_t	 rows;		/* rows received */
 	uint64_t	 nunits;	/* units queued */
 	struct sx_unit	*open;		/* unit being filled, or NULL */
+	char		*engine;	/* not transactional: its engine (nontx.c) */
 	int		 ended;		/* TABLE_END seen */
 };
 
@@ -81,9 +82,11 @@ int	 sx_defer_run(struct sx *, struct sx_deferred *, size_t n);
 /* bulk.c */
 /*
  * Run a rows unit on conn[c] as one transaction and commit it in its
- * turn (after every earlier unit).  *rows: rows inserted, *warns: server
- * warnings, for the caller to count once it has committed.  0, or -1
- * with the error recorded and the unit failed (rolled back).
+ * turn (after every earlier unit); a unit of a table that is not
+ * transactional (t->engine) runs alone, in autocommit.  *rows: rows
+ * inserted, *warns: server warnings, for the caller to count once it has
+ * committed.  0, or -1 with the error recorded and the unit failed
+ * (rolled back).
  */
 int	 sx_rows_txn(struct sx *, int c, struct sx_unit *, uint64_t *rows,
 	    uint64_t *warns);

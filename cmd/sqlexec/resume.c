@@ -205,6 +205,13 @@ sx_print_resume(struct sx *x)
 		snprintf(what, sizeof(what), "%s 1-%" PRIu64 " are committed",
 		    x->by_frame ? "frames" : "statements", n);
 	sx_token(t, sizeof(t), n, h);
+	/* nontx.c: what a resume would run over */
+	if (x->partial > n)
+		sx_report(x, "%s %" PRIu64 " left rows in a table that is not "
+		    "transactional (said above), which a resume would write "
+		    "again: remove them, or restore that table, before "
+		    "resuming", x->by_frame ? "frame" : "statement",
+		    x->partial);
 	if (x->o->checkpoint != NULL)
 		sx_report(x, "%s; resume with --resume (checkpoint %s records "
 		    "it)", what, x->o->checkpoint);
@@ -227,7 +234,8 @@ pending(struct sx *x)
 	sx_token(b, sizeof(b), x->o->skip_to, x->o->skip_hash);
 	/* before the first, "not" is a start from the beginning */
 	sx_set_error(x, 0, "checkpoint %s: %s %" PRIu64 " had begun when the "
-	    "run stopped, and it is not transactional (DDL): check the target "
+	    "run stopped, and it is not transactional (DDL, or a write to a "
+	    "MyISAM or Aria table): check the target "
 	    "for its effect, then resume with --skip-to %s if it took effect, "
 	    "%s%s%s", x->o->checkpoint, what, x->pend_no, a,
 	    x->o->skip_to > 0 ? "or --skip-to " : "or if not, delete the "

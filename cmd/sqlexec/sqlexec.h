@@ -10,7 +10,8 @@
  * intr.c (SIGINT and SIGTERM: KILL QUERY, roll back, stop), warn.c (server
  * warnings), resume.c (the committed prefix and how to resume after it);
  * load.c and bulk.c (load.h): snapshot streams, rows through the bulk
- * prepared INSERT.
+ * prepared INSERT; nontx.c: tables that are not transactional (MyISAM),
+ * whose writes run alone, in autocommit, never in a unit.
  *
  * The ordering model, in one paragraph.  INSERT statements between two
  * barriers are cut into "units" of about --commit-every bytes of
@@ -149,6 +150,9 @@ struct sx {
 	struct sx_bulk	*bulk;		/* per connection (bulk.c), or NULL */
 	struct sx_lit	*lit;		/* per connection (lit.c), or NULL */
 	int		 by_frame;	/* positions are frames (load.c) */
+	struct sx_engine *eng;		/* engines known (nontx.c), dispatcher's */
+	size_t		 neng;
+	const char	*engine;	/* sx_exec_one(): s is not transactional */
 
 	pthread_mutex_t	 mu;		/* everything below */
 	pthread_cond_t	 cv_work;	/* queue not empty, closed or stop */
@@ -168,6 +172,7 @@ struct sx {
 	char		**wrote;	/* tables committed work wrote to */
 	size_t		 nwrote;
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
+	uint64_t	 partial;	/* not transactional, stopped part way */
 	int		 stop;		/* stop reading and dispatching */
 	int		 interrupted;	/* the signal that stopped the run, or 0 */
 	int		*busy;		/* conn[c] is running statements */
@@ -258,6 +263,13 @@ int	 sx_keep_unique_checks(struct sx *, int c, const struct rp_stmt *);
 /* Is a transaction open on conn[c] (SERVER_STATUS_IN_TRANS)? */
 int	 sx_in_transaction(struct sx *, int c);
 void	 sx_unit_free(struct sx_unit *);
+/*
+ * ROLLBACK of unit u on m, checked (sx_rollback()).  -1 if it could not
+ * undo everything (the error is recorded, naming u's statements and
+ * tables): u must not run again; else 0 (a ROLLBACK that failed shows in
+ * what is sent next).
+ */
+int	 sx_unit_rollback(struct sx *, MYSQL *m, struct sx_unit *u);
 /*
  * In a worker, before committing unit u: wait until every earlier unit
  * has committed.  1: commit now; 0: roll back, the run stopped before u.
@@ -414,6 +426,40 @@ int	 sx_ckpt_input(struct sx *, const struct rp_kv *hdr);
 int	 sx_ckpt_write(struct sx *, MYSQL *m, uint64_t no, uint64_t hash,
 	    uint64_t pend, uint64_t pend_hash, int commit);
 int	 sx_ckpt_finish(struct sx *, uint64_t no, uint64_t hash);
+
+/*
+ * nontx.c: tables that are not transactional (MyISAM, Aria, MEMORY...).
+ * sx_nontx(): is schema.table not transactional on the target (or a
+ * view, or with triggers)?  1 with *engine what it is ("MyISAM (not
+ * transactional)"; valid until sx_nontx_forget()), 0 if
+ * transactional or not there, -1 if the query on m failed (the error is
+ * on m) or out of memory; m is idle, or NULL to ask only what is known
+ * (-2: not known).  Dispatcher's thread only.  sx_nontx_forget(): after a
+ * statement that may change engines (DDL).  sx_nontx_free() at the end.
+ */
+int	 sx_nontx(struct sx *, MYSQL *m, const char *schema,
+	    const char *table, const char **engine);
+void	 sx_nontx_forget(struct sx *);
+/* Forget what is known of schema.table alone (it was created again). */
+void	 sx_nontx_drop(struct sx *, const char *schema, const char *table);
+void	 sx_nontx_free(struct sx *);
+/*
+ * ROLLBACK on m after the work described by what ("statements 5-9
+ * (tables d.t)"), the first of which is statement (or frame) no.  0; 1 if
+ * the server could not undo it all (ER_WARNING_NOT_COMPLETE_ROLLBACK):
+ * then an error recorded for no (also said at once if another error is
+ * the run's), and x->partial set: the caller must not run it again; -1
+ * if the ROLLBACK failed (the error is on m).
+ */
+int	 sx_rollback(struct sx *, MYSQL *m, uint64_t no, const char *what);
+/*
+ * Say that where ("statement 5 (line 9, table d.t)") wrote a table that
+ * is not transactional (engine: what sx_nontx() said) and did not end
+ * well: done, its changes stay and it counts as done; else it stopped
+ * part way (x->partial).
+ */
+void	 sx_nontx_note(struct sx *, uint64_t no, const char *where,
+	    const char *engine, int done);
 
 /*
  * The last line of a run that stopped before the end of its input:

@@ -318,14 +318,17 @@ replay(struct sx *x, int c, struct sx_unit *u, struct pass *p,
     uint64_t *failed)
 {
 	MYSQL	*m = x->conn[c];
+	struct buf b = BUF_INIT;
+	uint64_t rows;
 	size_t	 k, r;
-	int	 undo;
+	int	 undo, rc;
 
 	for (k = 0; k < u->n; k++) {
 		/* so that a warning can be undone, or the checkpoint go with */
 		if ((x->o->strict || x->o->checkpoint != NULL) &&
 		    start_txn(x, m, u) == -1)
 			return -1;
+		rows = p->rows;
 		r = round_trip(x, c, u, k, k + 1, p);
 		if (r == RT_STOPPED)
 			return -1;
@@ -345,15 +348,29 @@ replay(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 		    warn_stmt(x, m, u, k, p->last_warn) == 1) {
 			/* --strict --force: a failed statement, undone */
 			p->warns -= p->last_warn;
+			p->rows = rows;
 			(*failed)++;
 			undo = 1;
 		}
-		if (undo ? mysql_rollback(m) != 0 : k + 1 < u->n ?
-		    sx_ckpt_write(x, m, u->st[k].no, u->st[k].hash, 0, 0, 1) :
-		    sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1)) {
+		if (undo) {
+			sx_where(&b, u->st[k].no, u->st[k].line, NULL);
+			rc = sx_rollback(x, m, u->st[k].no, b.p);
+			buf_release(&b);
+			if (rc == 1)
+				return -1;	/* recorded */
+		} else
+			rc = k + 1 < u->n ? sx_ckpt_write(x, m, u->st[k].no,
+			    u->st[k].hash, 0, 0, 1) : sx_ckpt_write(x, m,
+			    u->end_no, u->end_hash, 0, 0, 1);
+		if (rc != 0) {
 			report_stmt(x, u, k, m, 0);
 			return -1;
 		}
+		/* committed: a stop after it resumes after it */
+		pthread_mutex_lock(&x->mu);
+		if (k + 1 < u->n)
+			sx_done(x, u->st[k].no, u->st[k].hash);
+		pthread_mutex_unlock(&x->mu);
 	}
 	return 0;
 }
@@ -406,6 +423,32 @@ unit_tables(struct sx *x, const struct sx_unit *u)
 			sx_wrote(x, t);
 		last = t;
 	}
+}
+
+int
+sx_unit_rollback(struct sx *x, MYSQL *m, struct sx_unit *u)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*last = NULL, *t;
+	size_t		 k;
+	int		 rc;
+
+	buf_addf(&b, "statements %" PRIu64 "-%" PRIu64, u->st[0].no,
+	    u->st[u->n - 1].no);
+	for (k = 0; k < u->n; k++) {
+		if (u->st[k].ctx == SX_NOCTX)
+			continue;
+		t = u->ctx.p + u->st[k].ctx;
+		if (last == NULL || strcmp(last, t) != 0)
+			buf_addf(&b, "%s%s", last == NULL ? " (tables " : ", ",
+			    t);
+		last = t;
+	}
+	if (last != NULL)
+		buf_adds(&b, ")");
+	rc = sx_rollback(x, m, u->st[0].no, b.p);
+	buf_release(&b);
+	return rc == 1 ? -1 : 0;
 }
 
 static void
@@ -471,25 +514,34 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 	    &p->lit) : 1;
 	if (rc == 1 && (rc = run_statements(x, c, u, 0, p)) == 2) {
 		/* Warnings whose text is wanted: one statement a round trip. */
-		mysql_rollback(m);
 		memset(p, 0, sizeof(*p));
-		rc = start_txn(x, m, u) == -1 ? -1 :
+		rc = sx_unit_rollback(x, m, u) == -1 ||
+		    start_txn(x, m, u) == -1 ? -1 :
 		    run_statements(x, c, u, 1, p);
 	}
 	if (rc == -1) {
-		mysql_rollback(m);
+		(void)sx_unit_rollback(x, m, u);
 		fail_unit(x, u);
 		return -1;
 	}
-	if (rc == 1)
-		mysql_rollback(m);
+	/* --force: replayed below, unless the ROLLBACK left rows behind */
+	if (rc == 1 && sx_unit_rollback(x, m, u) == -1) {
+		fail_unit(x, u);
+		return -1;
+	}
 	if (!wait_turn(x, u)) {
-		mysql_rollback(m);
+		(void)sx_unit_rollback(x, m, u);
 		return -1;
 	}
 	if (rc == 1) {
 		memset(p, 0, sizeof(*p));
 		if (replay(x, c, u, p, failedp) == -1) {
+			/* what it committed before it stopped counts */
+			pthread_mutex_lock(&x->mu);
+			x->rows += p->rows;
+			x->nwarnings += p->warns;
+			x->nfailed += *failedp;
+			pthread_mutex_unlock(&x->mu);
 			fail_unit(x, u);
 			return -1;
 		}
@@ -746,20 +798,22 @@ sx_keep_unique_checks(struct sx *x, int c, const struct rp_stmt *s)
 /*
  * sx_exec_one(): with --strict, statement s had warnings (sx_warn()
  * returned w).  It ran: if that left a transaction open (and not the
- * input's own), roll it back; otherwise it is committed, and the resume
- * point moves past it.  With --force (w == 1) count it as failed and go
- * on (0); else the error is recorded (-1).
+ * input's own), roll it back (*undone 1); otherwise, or if its table is
+ * not transactional, it is committed, and the resume point moves past
+ * it.  With --force (w == 1) count it as failed and go on (0); else the
+ * error is recorded (-1).
  */
 static int
 strict_done(struct sx *x, MYSQL *m, const struct rp_stmt *s, int keep_txn,
-    int w)
+    int w, const char *where, int *undone)
 {
 	int	 committed = 0;
 
-	if (!keep_txn && in_transaction(m))
-		(void)mysql_rollback(m);
+	/* Not transactional: it cannot be undone (nontx.c), it is done. */
+	if (!keep_txn && in_transaction(m) && x->engine == NULL)
+		*undone = sx_rollback(x, m, s->no, where) == 0;
 	else if (!keep_txn)
-		committed = 1;
+		committed = in_transaction(m) ? mysql_commit(m) == 0 : 1;
 	pthread_mutex_lock(&x->mu);
 	if (w == 1)
 		x->nfailed++;
@@ -783,7 +837,7 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 	struct buf	 t = BUF_INIT, e = BUF_INIT;
 	uint64_t	 rows = 0;
 	unsigned	 warns = 0;
-	int		 rc, w = 0;
+	int		 rc, w = 0, undone = 0, failed;
 
 	if (sx_conn_begin(x, c) == -1)
 		return -1;	/* interrupted */
@@ -804,16 +858,19 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 	if (rc == 0 && warns > 0 && c == 0 && !x->interrupted &&
 	    sx_warn_wanted(x) &&
 	    (w = sx_warn(x, m, warns, s->no, e.p)) != 0)
-		rc = strict_done(x, m, s, keep_txn, w);
+		rc = strict_done(x, m, s, keep_txn, w, e.p, &undone);
 	else if (rc == 0 && !keep_txn && in_transaction(m) &&
 	    mysql_commit(m) != 0)
 		rc = -1;
 	if (rc == -1 && mysql_errno(m) == ER_EMPTY_QUERY)
 		rc = 0;
+	failed = rc == -1 || w != 0;
 	if (c == 0) {
 		pthread_mutex_lock(&x->mu);
 		x->nstmts++;
-		x->rows += rows;
+		/* only what is committed (or is done: not transactional) */
+		if (rc == 0 || w != 0 || x->engine != NULL)
+			x->rows += undone ? 0 : rows;
 		x->bytes += s->len;
 		x->nwarnings += warns;
 		pthread_mutex_unlock(&x->mu);
@@ -837,6 +894,12 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 			rc = 0;
 		} else
 			sx_set_error(x, s->no, "%s", e.p);
+	}
+	/* what a MyISAM table got stays: say so, also after an interrupt */
+	if (c == 0 && x->engine != NULL && failed) {
+		buf_reset(&e);
+		sx_where(&e, s->no, s->line, t.p);
+		sx_nontx_note(x, s->no, e.p, x->engine, w != 0);
 	}
 	buf_release(&t);
 	buf_release(&e);

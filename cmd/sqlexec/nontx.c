@@ -1,0 +1,238 @@
+/*
+ * nontx: tables that are not transactional.  ROLLBACK cannot undo a
+ * write to a MyISAM, Aria, MEMORY, CSV or ARCHIVE table: the rows are in
+ * the table once the statement has run.  A unit that held such a write
+ * and was rolled back (a failed statement, warnings to show, a unit after
+ * a failed one, an interrupt) would leave those rows behind, and running
+ * the unit again, or resuming before it, would add them a second time.
+ * So sqlexec learns each target table's engine from the server
+ * (information_schema.TABLES joined with ENGINES.TRANSACTIONS, as the
+ * MariaDB KB describes them) and runs what writes a table that is not
+ * transactional alone, one statement (or one unit of frames) at a time in
+ * autocommit, with the resume point and the checkpoint moved after each;
+ * see sqlexec(1), NON-TRANSACTIONAL TABLES.  Whatever escapes that (a
+ * trigger that writes a MyISAM table) is caught after the ROLLBACK: the
+ * server then warns ER_WARNING_NOT_COMPLETE_ROLLBACK (1196), and
+ * sx_rollback() makes it an error that is never run again.
+ *
+ * The engines are cached by "schema.table" in the dispatcher's thread;
+ * any statement that may change them (DDL) empties the cache.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mysqld_error.h>
+
+#include "quote.h"
+#include "sqlexec.h"
+
+struct sx_engine {
+	char	*name;		/* "schema.table" */
+	char	*engine;	/* not transactional: its engine; else NULL */
+};
+
+static struct sx_engine *
+find(struct sx *x, const char *name)
+{
+	size_t	 i;
+
+	for (i = x->neng; i > 0; i--)
+		if (strcmp(x->eng[i - 1].name, name) == 0)
+			return &x->eng[i - 1];
+	return NULL;
+}
+
+/* "SC = 'schema' AND TC = 'table'" into q. */
+static void
+is_table(struct buf *q, const char *sc, const char *tc, const char *schema,
+    const char *table)
+{
+	buf_addf(q, "%s = ", sc);
+	quote_string(q, schema, strlen(schema));
+	buf_addf(q, " AND %s = ", tc);
+	quote_string(q, table, strlen(table));
+}
+
+/*
+ * What makes schema.table's writes not transactional, asked on m: a copy
+ * ("MyISAM (not transactional)"), or NULL if they are.  A trigger may
+ * write any table, and a view's tables are not looked at: both count as
+ * not transactional.  0, or -1 (the error is on m, or ENOMEM).
+ */
+static int
+query_engine(MYSQL *m, const char *schema, const char *table, char **engine)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	int		 rc;
+
+	*engine = NULL;
+	/* constants, so that the server opens only this table's files */
+	buf_adds(&q, "SELECT t.TABLE_TYPE, t.ENGINE, e.TRANSACTIONS, (SELECT "
+	    "COUNT(*) FROM information_schema.TRIGGERS WHERE ");
+	is_table(&q, "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE", schema,
+	    table);
+	buf_adds(&q, ") FROM information_schema.TABLES t LEFT JOIN "
+	    "information_schema.ENGINES e ON e.ENGINE = t.ENGINE WHERE ");
+	is_table(&q, "t.TABLE_SCHEMA", "t.TABLE_NAME", schema, table);
+	rc = q.err || mysql_real_query(m, q.p, q.len) != 0 ||
+	    (res = mysql_store_result(m)) == NULL ? -1 : 0;
+	buf_release(&q);
+	if (rc == -1)
+		return -1;
+	/* Not there (the statement will fail): nothing to protect. */
+	if ((row = mysql_fetch_row(res)) != NULL) {
+		if (row[0] != NULL && strcmp(row[0], "VIEW") == 0)
+			rc = asprintf(engine, "a view (its tables may not be "
+			    "transactional)");
+		else if (row[2] == NULL || strcmp(row[2], "YES") != 0)
+			rc = asprintf(engine, "%s (not transactional)",
+			    row[1] != NULL ? row[1] : "without an engine");
+		else if (row[3] != NULL && strcmp(row[3], "0") != 0)
+			rc = asprintf(engine, "%s with triggers (they may write "
+			    "tables that are not transactional)", row[1]);
+		if (rc == -1)
+			*engine = NULL;
+		rc = rc == -1 ? -1 : 0;
+	}
+	mysql_free_result(res);
+	return rc;
+}
+
+int
+sx_nontx(struct sx *x, MYSQL *m, const char *schema, const char *table,
+    const char **engine)
+{
+	struct sx_engine *e;
+	char		 *name, *eng;
+
+	*engine = NULL;
+	if (schema == NULL || *schema == '\0' || table == NULL ||
+	    *table == '\0')
+		return 0;
+	if (asprintf(&name, "%s.%s", schema, table) == -1)
+		return -1;
+	if ((e = find(x, name)) != NULL) {
+		free(name);
+		*engine = e->engine;
+		return e->engine != NULL;
+	}
+	if (m == NULL) {
+		free(name);
+		return -2;
+	}
+	if (query_engine(m, schema, table, &eng) == -1 ||
+	    (e = reallocarray(x->eng, x->neng + 1, sizeof(*e))) == NULL) {
+		free(name);
+		return -1;
+	}
+	x->eng = e;
+	e = &x->eng[x->neng++];
+	e->name = name;
+	e->engine = eng;
+	*engine = eng;
+	return eng != NULL;
+}
+
+void
+sx_nontx_drop(struct sx *x, const char *schema, const char *table)
+{
+	struct sx_engine *e;
+	char		 *name;
+
+	if (asprintf(&name, "%s.%s", schema, table) == -1)
+		return;
+	if ((e = find(x, name)) != NULL) {
+		free(e->name);
+		free(e->engine);
+		*e = x->eng[--x->neng];
+	}
+	free(name);
+}
+
+void
+sx_nontx_forget(struct sx *x)
+{
+	while (x->neng > 0) {
+		x->neng--;
+		free(x->eng[x->neng].name);
+		free(x->eng[x->neng].engine);
+	}
+}
+
+void
+sx_nontx_free(struct sx *x)
+{
+	sx_nontx_forget(x);
+	free(x->eng);
+	x->eng = NULL;
+}
+
+/* The text of warning 1196 among m's warnings, into b; 1 if there. */
+static int
+incomplete(MYSQL *m, struct buf *b)
+{
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	int		 found = 0;
+
+	if (mysql_query(m, "SHOW WARNINGS") != 0 ||
+	    (res = mysql_store_result(m)) == NULL)
+		return 0;
+	while (!found && (row = mysql_fetch_row(res)) != NULL)
+		if (row[1] != NULL && strtoul(row[1], NULL, 10) ==
+		    ER_WARNING_NOT_COMPLETE_ROLLBACK) {
+			buf_addf(b, "Warning %u: %s",
+			    ER_WARNING_NOT_COMPLETE_ROLLBACK,
+			    row[2] != NULL ? row[2] : "");
+			found = 1;
+		}
+	mysql_free_result(res);
+	return found;
+}
+
+int
+sx_rollback(struct sx *x, MYSQL *m, uint64_t no, const char *what)
+{
+	struct buf	 b = BUF_INIT, w = BUF_INIT;
+	int		 shown;
+
+	if (mysql_rollback(m) != 0)
+		return -1;
+	if (mysql_warning_count(m) == 0 || !incomplete(m, &w)) {
+		buf_release(&w);
+		return 0;
+	}
+	buf_addf(&b, "%s: ROLLBACK: %s: what they wrote to tables that are "
+	    "not transactional stays there (it is not run again): check those "
+	    "tables before resuming", what, w.p);
+	pthread_mutex_lock(&x->mu);
+	shown = x->interrupted == 0 && (x->err.no == 0 || no < x->err.no);
+	if (x->partial == 0 || no < x->partial)
+		x->partial = no;
+	pthread_mutex_unlock(&x->mu);
+	/* said at once if another error is to be the run's */
+	if (!shown)
+		sx_report(x, "%s", b.p);
+	sx_set_error(x, no, "%s", b.p);
+	buf_release(&b);
+	buf_release(&w);
+	return 1;
+}
+
+void
+sx_nontx_note(struct sx *x, uint64_t no, const char *where,
+    const char *engine, int done)
+{
+	pthread_mutex_lock(&x->mu);
+	if (!done && (x->partial == 0 || no < x->partial))
+		x->partial = no;
+	pthread_mutex_unlock(&x->mu);
+	sx_report(x, "%s: the table is %s: %s", where, engine,
+	    done ? "what the statement changed stays (it is done)" :
+	    "what was written before it stopped stays there: check the table "
+	    "before resuming");
+}
