@@ -24,6 +24,8 @@
 static uint64_t		 pow5_tab[POW5_N][2];	  /* top bits of 5^i */
 static uint64_t		 pow5_inv_tab[POW5_INV_N][2]; /* 2^k / 5^q, rounded up */
 static pthread_once_t	 tab_once = PTHREAD_ONCE_INIT;
+/* Set (release) once the tables are filled: most calls only load it. */
+static int		 tab_ready;
 
 /* 5^0 .. 5^27, exact (5^27 < 2^63). */
 static uint64_t		 pow5_small[28];
@@ -165,6 +167,7 @@ tab_init(void)
 		}
 		big_mul5(&p);
 	}
+	__atomic_store_n(&tab_ready, 1, __ATOMIC_RELEASE);
 }
 
 /* ceil(log2(5^e)) for 1 <= e <= 3528, 1 for e = 0 (Ryu, section 3.1). */
@@ -224,7 +227,8 @@ shortest(uint64_t mv, uint64_t mp, uint64_t mm, int e2, int lo_in,
 	uint64_t	 vr, vp, vm, out;
 	int		 q, i, k, e10, last = 0, vm_tz = 0, vr_tz = 0;
 
-	pthread_once(&tab_once, tab_init);
+	if (!__atomic_load_n(&tab_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&tab_once, tab_init);
 	if (e2 >= 0) {
 		/* v / 10^q = mv * 2^(e2 - q) / 5^q; one digit more (e2 > 3). */
 		q = log10pow2(e2) - (e2 > 3);
@@ -252,9 +256,19 @@ shortest(uint64_t mv, uint64_t mp, uint64_t mm, int e2, int lo_in,
 			vp--;
 	}
 	/*
-	 * Drop digits while a multiple of ten lies in (vm, vp]; four and two
-	 * at a time first (the same steps, taken together).
+	 * Drop digits while a multiple of ten lies in (vm, vp]; eight, four
+	 * and two at a time first (the same steps, taken together: if a
+	 * multiple of 10^k lies there, so does one of every 10^j, j < k).
 	 */
+	while (vp / 100000000 > vm / 100000000) {
+		vm_tz &= vm % 100000000 == 0;
+		vr_tz &= last == 0 && vr % 10000000 == 0;
+		last = (int)(vr % 100000000 / 10000000);
+		vr /= 100000000;
+		vp /= 100000000;
+		vm /= 100000000;
+		e10 += 8;
+	}
 	while (vp / 10000 > vm / 10000) {
 		vm_tz &= vm % 10000 == 0;
 		vr_tz &= last == 0 && vr % 1000 == 0;
@@ -424,45 +438,69 @@ numfmt_float_digits(float f, struct numfmt_dec *d)
 	shortest(mid, hi, lo, e2, lo_in, hi_in, d);
 }
 
-static const char dig2[200] =
+const char numfmt_dig2[200] =
     "00010203040506070809101112131415161718192021222324252627282930313233"
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
+#define dig2	numfmt_dig2
 
-/* Number of decimal digits of v. */
+/*
+ * Number of decimal digits of v: about log10 from the bit length (1233 /
+ * 4096 ~ log10(2), never more than one too many), then one compare.
+ */
 static inline int
 udigits(uint64_t v)
 {
-	static const uint64_t p10[] = {
-		10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+	static const uint64_t p10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
 		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
 		100000000000ull, 1000000000000ull, 10000000000000ull,
 		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
 		100000000000000000ull, 1000000000000000000ull,
 		10000000000000000000ull
 	};
-	int	 n = 1;
+	int	 t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 
-	while (n < 20 && v >= p10[n - 1])
-		n++;
-	return n;
+	return t + 1 - ((v | 1) < p10[t]);
+}
+
+/* The 8 digits of w < 10^8 ending at e. */
+static inline void
+put8(char *e, uint32_t w)
+{
+	uint32_t	 a = w / 10000, b = w % 10000;
+
+	memcpy(e - 2, dig2 + (b % 100) * 2, 2);
+	memcpy(e - 4, dig2 + (b / 100) * 2, 2);
+	memcpy(e - 6, dig2 + (a % 100) * 2, 2);
+	memcpy(e - 8, dig2 + (a / 100) * 2, 2);
 }
 
 size_t
 numfmt_u64(char *o, uint64_t v)
 {
-	int	 n = udigits(v);
-	char	*p = o + n;
+	int		 n = udigits(v);
+	char		*p = o + n;
+	uint64_t	 q;
+	uint32_t	 w;
 
-	while (v >= 100) {
-		p -= 2;
-		memcpy(p, dig2 + (v % 100) * 2, 2);
-		v /= 100;
+	/* Eight digits for each 64-bit division, then 32-bit ones. */
+	while (v >= 100000000) {
+		q = v / 100000000;
+		put8(p, (uint32_t)(v - q * 100000000));
+		p -= 8;
+		v = q;
 	}
-	if (v >= 10)
-		memcpy(p - 2, dig2 + v * 2, 2);
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, dig2 + (w % 100) * 2, 2);
+		w /= 100;
+	}
+	if (w >= 10)
+		memcpy(p - 2, dig2 + w * 2, 2);
 	else
-		p[-1] = (char)('0' + v);
+		p[-1] = (char)('0' + w);
 	return (size_t)n;
 }
 

@@ -25,9 +25,19 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Longest text numfmt_* write (no NUL is written). */
 #define NUMFMT_MAX	40
+
+/* "00" to "99": the two digits of v < 100 are numfmt_dig2[2v], [2v + 1]. */
+extern const char numfmt_dig2[200];
+
+static inline void
+numfmt_put2(char *o, unsigned v)
+{
+	memcpy(o, numfmt_dig2 + 2 * v, 2);
+}
 
 /* Decimal digits of v; returns the length.  o has NUMFMT_MAX bytes. */
 size_t	 numfmt_u64(char *o, uint64_t v);

@@ -13,8 +13,7 @@ static inline size_t
 put2(char *o, unsigned v)
 {
 	if (v < 100) {
-		o[0] = (char)('0' + v / 10);
-		o[1] = (char)('0' + v % 10);
+		numfmt_put2(o, v);
 		return 2;
 	}
 	return numfmt_u64(o, v);

@@ -253,15 +253,39 @@ fmt_real(char *o, int kind, uint64_t u)
 	return numfmt_double(o, d);
 }
 
+/*
+ * Room at the end of the batch for a value formatted in place: its
+ * one-byte length prefix and the longest text (a ZEROFILL width below
+ * DIRECT_PAD_MAX, NUMFMT_MAX, TIMEFMT_MAX).
+ */
+#define DIRECT_PAD_MAX	100
+#define DIRECT_ROOM	(1 + DIRECT_PAD_MAX + TIMEFMT_MAX + NUMFMT_MAX)
+
+/*
+ * Where a number or temporal value is formatted: straight into the batch
+ * after its one-byte val length (the text is shorter than 0x7f bytes)
+ * rather than into t and copied; t serves wide ZEROFILL padding and a
+ * batch that cannot grow (its error is sticky: enc_val keeps it).
+ */
+static inline char *
+place(struct buf *b, const struct bincol *c, char *t, int *direct)
+{
+	*direct = c->pad < DIRECT_PAD_MAX &&
+	    (b->cap - b->len > DIRECT_ROOM || buf_grow(b, DIRECT_ROOM) == 0);
+	return *direct ? b->p + b->len + 1 : t;
+}
+
 void
 binrow_value(void *arg, unsigned col, unsigned char **row)
 {
 	struct binrow	*br = arg;
+	struct buf	*b = br->out;
 	struct bincol	*c;
 	unsigned char	*p;
 	uint64_t	 len;
-	char		 t[TIMEFMT_MAX + NUMFMT_MAX + 256];
+	char		*t = br->tmp, *o;
 	size_t		 n;
+	int		 direct;
 
 	if (br->err != NULL || col >= br->ncols) {
 		br->err = br->err ? br->err : "more columns than described";
@@ -269,7 +293,7 @@ binrow_value(void *arg, unsigned col, unsigned char **row)
 	}
 	if (row == NULL) {
 		br->off[col] = (size_t)-1;
-		enc_val(br->out, NULL, 0);
+		enc_val(b, NULL, 0);
 		return;
 	}
 	c = &br->cols[col];
@@ -277,8 +301,9 @@ binrow_value(void *arg, unsigned col, unsigned char **row)
 	if (kind_width[c->kind] != 0) {
 		len = le(p, kind_width[c->kind]);
 		*row = p + kind_width[c->kind];
-		n = c->kind >= BK_FLOAT ? fmt_real(t, c->kind, len) :
-		    fmt_int(t, c->kind, len, c->pad);
+		o = place(b, c, t, &direct);
+		n = c->kind >= BK_FLOAT ? fmt_real(o, c->kind, len) :
+		    fmt_int(o, c->kind, len, c->pad);
 		if (n == 0)
 			goto bad;
 		goto text;
@@ -286,24 +311,30 @@ binrow_value(void *arg, unsigned col, unsigned char **row)
 	if (lenenc(&p, &len) == -1)
 		goto bad;
 	*row = p + len;
-	switch (c->kind) {
-	case BK_STR:
-		enc_val(br->out, p, (size_t)len);
-		br->off[col] = br->out->len - (size_t)len;
+	if (c->kind == BK_STR) {
+		enc_val(b, p, (size_t)len);
+		br->off[col] = b->len - (size_t)len;
 		br->len[col] = (size_t)len;
 		return;
-	case BK_TIME:
-		n = fmt_time(t, p, (unsigned)len, c->dec);
-		break;
-	default:
-		n = fmt_datetime(t, c->kind, p, (unsigned)len, c->dec);
-		break;
 	}
+	o = place(b, c, t, &direct);
+	if (c->kind == BK_TIME)
+		n = fmt_time(o, p, (unsigned)len, c->dec);
+	else
+		n = fmt_datetime(o, c->kind, p, (unsigned)len, c->dec);
 	if (n == 0)
 		goto bad;
 text:
-	enc_val(br->out, t, n);
-	br->off[col] = br->out->len - n;
+	if (direct) {
+		b->p[b->len] = (char)(n + 1);	/* the val's varint */
+		br->off[col] = b->len + 1;
+		br->len[col] = n;
+		b->len += n + 1;
+		b->p[b->len] = '\0';
+		return;
+	}
+	enc_val(b, t, n);
+	br->off[col] = b->len - n;
 	br->len[col] = n;
 	return;
 bad:

@@ -23,7 +23,9 @@
 #include "buf.h"
 #include "conn.h"
 #include "frame.h"
+#include "numfmt.h"
 #include "progress.h"
+#include "timefmt.h"
 #include "util.h"
 
 #include "version.h"
@@ -223,6 +225,8 @@ struct binrow {
 	unsigned	 ncols, cap;
 	const char	*err;		/* the row's first problem, or NULL */
 	unsigned	 errcol;
+	/* A value's text when it is not formatted in place (binrow.c). */
+	char		 tmp[TIMEFMT_MAX + NUMFMT_MAX + 256];
 };
 
 /*

@@ -205,6 +205,44 @@ test_integers(void **state)
 	assert_int_equal(o[254], '7');
 }
 
+/* Every digit count's edges (10^k - 1, 10^k, 2^k - 1, 2^k) and random. */
+static void
+test_integer_lengths(void **state)
+{
+	char		 o[64], want[64];
+	uint64_t	 p, v[4];
+	size_t		 i, k, n;
+
+	(void)state;
+	for (k = 0; k < 64; k++) {
+		for (p = 1, i = 0; i < k % 20; i++)
+			p *= 10;
+		v[0] = p - 1;
+		v[1] = p;
+		v[2] = ((uint64_t)1 << k) - 1;
+		v[3] = (uint64_t)1 << k;
+		for (i = 0; i < 4; i++) {
+			n = numfmt_u64(o, v[i]);
+			snprintf(want, sizeof(want), "%llu",
+			    (unsigned long long)v[i]);
+			if (n != strlen(want) || memcmp(o, want, n) != 0)
+				fail_msg("%s: %.*s", want, (int)n, o);
+		}
+	}
+	for (i = 0; i < 1000000; i++) {
+		p = rnd() >> (rnd() & 63);
+		n = numfmt_u64(o, p);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)p);
+		if (n != strlen(want) || memcmp(o, want, n) != 0)
+			fail_msg("%s: %.*s", want, (int)n, o);
+		n = numfmt_u64_pad(o, p, (unsigned)(i % 25));
+		snprintf(want, sizeof(want), "%0*llu", (int)(i % 25),
+		    (unsigned long long)p);
+		if (n != strlen(want) || memcmp(o, want, n) != 0)
+			fail_msg("pad %zu: %s: %.*s", i % 25, want, (int)n, o);
+	}
+}
+
 static void
 test_temporal(void **state)
 {
@@ -464,6 +502,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_integer_lengths),
 		cmocka_unit_test(test_temporal),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_float_known),
