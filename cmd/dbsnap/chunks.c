@@ -194,7 +194,7 @@ keyset_ok(const struct table *t)
 static void
 chunk_table(struct snap *s, struct table *t)
 {
-	size_t		 want;
+	size_t		 want, ranges;
 	unsigned long long cr = s->o->chunk_rows;
 
 	resolve_where(s, t);
@@ -202,8 +202,13 @@ chunk_table(struct snap *s, struct table *t)
 	want = t->rows_est / cr + (t->rows_est % cr != 0);
 	if (want > 100000)
 		want = 100000;
-	if (want >= 2 && key_is_integer(t))
-		plan_range(s, t, want);
+	ranges = want;
+	if (s->o->jobs > 1 && ranges < t->bytes_est / CHUNK_BYTES_MAX + 1)
+		ranges = t->bytes_est / CHUNK_BYTES_MAX + 1;
+	if (ranges > 100000)
+		ranges = 100000;
+	if (ranges >= 2 && key_is_integer(t))
+		plan_range(s, t, ranges);
 	if (t->mode == TM_WHOLE && want >= 2 && keyset_ok(t) && !t->versioned)
 		t->mode = TM_KEYSET;
 	if (t->nchunks == 0) {

@@ -32,6 +32,12 @@
 #define DBSNAP_VERSION	ROWPIPE_VERSION
 #define BATCH_BYTES	((size_t)256 << 10)	/* FT_ROWS payload target */
 #define SPOOL_MEM_MAX	((size_t)8 << 20)	/* then a temporary file */
+/*
+ * With more than one job, range chunks of at most about this much table
+ * data (data_length): a chunk read ahead of its turn then waits in the
+ * spool's memory, not in a temporary file.
+ */
+#define CHUNK_BYTES_MAX	(SPOOL_MEM_MAX / 2)
 
 /* Key/value attributes of an object or table, owned strings. */
 struct attrs {

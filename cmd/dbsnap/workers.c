@@ -43,21 +43,65 @@ struct worker {
 };
 
 static pthread_mutex_t	 queue_mu = PTHREAD_MUTEX_INITIALIZER;
-/* Spool memory of all chunks together stays within jobs * SPOOL_MEM_MAX. */
+/*
+ * Spool memory of all chunks together stays within jobs * SPOOL_MEM_MAX.
+ * A worker whose chunk runs ahead and finds it full waits (spool_cv)
+ * until some is given back or its chunk becomes the head; only a batch
+ * larger than all of it goes to a temporary file.
+ */
 static pthread_mutex_t	 spool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 spool_cv = PTHREAD_COND_INITIALIZER;
 static size_t		 spool_mem_used;
 
+/* Chunk ci is at its table's write position (next_write, see emit). */
 static int
-spool_mem_take(struct snap *s, size_t n)
+is_head(struct table *t, size_t ci)
 {
-	int	 ok;
+	return __atomic_load_n(&t->next_write, __ATOMIC_ACQUIRE) == ci;
+}
+
+/*
+ * Take n bytes of spool memory for chunk ci of t, waiting while it is
+ * full: 1 when taken, 0 once the chunk is the head (it writes out, no
+ * memory needed), -1 for the spool file (n exceeds all of the memory, or
+ * the chunk's spool is in the file already).  No deadlock: the head
+ * chunk of every table never waits, and each wait ends when a spool is
+ * replayed or the write position moves (both broadcast).
+ */
+static int
+spool_mem_take(struct snap *s, struct table *t, size_t ci, size_t n)
+{
+	size_t	 max = (size_t)s->o->jobs * SPOOL_MEM_MAX;
+	int	 r;
 
 	pthread_mutex_lock(&spool_mu);
-	ok = spool_mem_used + n <= (size_t)s->o->jobs * SPOOL_MEM_MAX;
-	if (ok)
-		spool_mem_used += n;
+	for (;;) {
+		if (is_head(t, ci)) {
+			r = 0;
+			break;
+		}
+		if (n > max || t->chunks[ci].spool.f != NULL) {
+			r = -1;
+			break;
+		}
+		if (spool_mem_used + n <= max) {
+			spool_mem_used += n;
+			r = 1;
+			break;
+		}
+		pthread_cond_wait(&spool_cv, &spool_mu);
+	}
 	pthread_mutex_unlock(&spool_mu);
-	return ok;
+	return r;
+}
+
+/* Wake the workers waiting for spool memory (see spool_mem_take). */
+static void
+spool_wake(void)
+{
+	pthread_mutex_lock(&spool_mu);
+	pthread_cond_broadcast(&spool_cv);
+	pthread_mutex_unlock(&spool_mu);
 }
 
 static void
@@ -65,6 +109,7 @@ spool_mem_give(size_t n)
 {
 	pthread_mutex_lock(&spool_mu);
 	spool_mem_used -= n;
+	pthread_cond_broadcast(&spool_cv);
 	pthread_mutex_unlock(&spool_mu);
 }
 static struct task	*tasks;
@@ -251,16 +296,20 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 	}
 }
 
-/* Spool: records of u32 length + FT_ROWS payload. */
+/*
+ * Spool: records of u32 length + FT_ROWS payload, in memory (mem: the
+ * memory is taken already) or in the spool file.
+ */
 static void
-spool_add(struct snap *s, struct spool *sp, const void *p, size_t len)
+spool_add(struct snap *s, struct spool *sp, const void *p, size_t len,
+    int mem)
 {
 	uint32_t	 n = (uint32_t)len;
 	const char	*dir;
 	char		 path[4096];
 	int		 fd;
 
-	if (sp->f == NULL && spool_mem_take(s, len + 4)) {
+	if (mem) {
 		buf_add(&sp->mem, &n, 4);
 		buf_add(&sp->mem, p, len);
 		if (sp->mem.err)
@@ -334,7 +383,7 @@ static void
 emit(struct worker *w, struct table *t, size_t ci)
 {
 	struct snap	*s = w->s;
-	int		 head;
+	int		 mem;
 
 	if (w->batch_rows == 0)
 		return;
@@ -342,17 +391,16 @@ emit(struct worker *w, struct table *t, size_t ci)
 		die(s, "out of memory");
 	enc_rows_patch(&w->batch, w->at, (uint32_t)w->batch_rows);
 
-	pthread_mutex_lock(&t->mu);
-	head = t->next_write == ci;
-	pthread_mutex_unlock(&t->mu);
 	/* Only this chunk moves the write position past itself. */
-	if (head) {
+	mem = is_head(t, ci) ? 0 : spool_mem_take(s, t, ci, w->batch.len + 4);
+	if (mem == 0) {
 		if (t->chunks[ci].spool.mem.len > 0 ||
 		    t->chunks[ci].spool.f != NULL)
 			spool_replay(s, &t->chunks[ci].spool);
 		out_frame(s, FT_ROWS, w->batch.p, w->batch.len);
 	} else
-		spool_add(s, &t->chunks[ci].spool, w->batch.p, w->batch.len);
+		spool_add(s, &t->chunks[ci].spool, w->batch.p, w->batch.len,
+		    mem == 1);
 	progress_add(s->prog, 0, w->batch_rows, w->batch.len);
 	batch_reset(w, t);
 }
@@ -388,16 +436,19 @@ finish_chunk(struct worker *w, struct table *t, size_t ci)
 		spool_replay(s, &c->spool);
 	c->state = CH_DONE;
 	t->rows_written += c->rows;
-	t->next_write++;
+	__atomic_store_n(&t->next_write, ci + 1, __ATOMIC_RELEASE);
 	while (t->next_write < t->nchunks &&
 	    t->chunks[t->next_write].state == CH_DONE) {
 		c = &t->chunks[t->next_write];
 		spool_replay(s, &c->spool);
 		t->rows_written += c->rows;
-		t->next_write++;
+		__atomic_store_n(&t->next_write, t->next_write + 1,
+		    __ATOMIC_RELEASE);
 	}
 	if (t->next_write == t->nchunks)
 		finish_table(s, t);
+	/* The chunk now at the write position may be waiting for memory. */
+	spool_wake();
 	pthread_mutex_unlock(&t->mu);
 }
 
