@@ -176,6 +176,7 @@ emit_syn(struct split *s, int kind, const char *schema, uint64_t off)
 	st.line = line_at(s, off);
 	st.offset = off;
 	st.kind = kind;
+	st.mode = s->mode;
 	st.db = s->db.p != NULL ? s->db.p : "";
 	st.schema = schema;
 	st.table = "";

@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "opt.h"
 #include "util.h"
 #include "split.h"
+#include "sqltok.h"
 
 #include "version.h"
 #define SQLSPLIT_VERSION	ROWPIPE_VERSION
@@ -130,6 +132,119 @@ list_line(struct out *out, const struct split_stmt *st)
 	return 0;
 }
 
+/*
+ * --print: could the mysql client reading text, one statement, cut it
+ * anywhere but at the delimiter written after it?  The client cuts at a
+ * ';' outside strings and comments, or inside an executable comment
+ * (add_line() in client/mysql.cc), which compound bodies (BEGIN ... END)
+ * hold.  mode is the sql_mode's (the client follows the server's); a
+ * "--" comment that the client does not take for one (not followed by a
+ * blank: the server's rule is wider) counts too.
+ */
+static int
+cut_inside(const char *text, size_t len, int mode)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t;
+
+	if (memchr(text, ';', len) == NULL)
+		return 0;
+	sqltok_init(&l, text, len, mode | SQLTOK_COMMENTS);
+	sqltok_set_version(&l, ULONG_MAX);
+	sqltok_set_delim(&l, ";", 1);
+	while (sqltok_next(&l, &t) != SQLTOK_END) {
+		if (t.kind == SQLTOK_DELIM)
+			return 1;
+		if (t.kind == SQLTOK_COMMENT && t.len > 2 && t.p[0] == '-' &&
+		    !sqltok_is_space((unsigned char)t.p[2]) &&
+		    memchr(t.p, ';', t.len) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * --print: does text end inside a "#" or "--" comment, which would take
+ * in the delimiter written after it?  Only its last line can hold one.
+ */
+static int
+ends_in_comment(const char *text, size_t len, int mode)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t, last;
+	const char	*nl, *line = text;
+	size_t		 n;
+
+	if ((nl = memrchr(text, '\n', len)) != NULL)
+		line = nl + 1;
+	n = len - (size_t)(line - text);
+	if (memchr(line, '#', n) == NULL && memmem(line, n, "--", 2) == NULL)
+		return 0;
+	sqltok_init(&l, text, len, mode | SQLTOK_COMMENTS);
+	sqltok_set_version(&l, ULONG_MAX);
+	last.kind = SQLTOK_END;
+	last.flags = 0;
+	while (sqltok_next(&l, &t) != SQLTOK_END)
+		last = t;
+	return last.kind == SQLTOK_COMMENT && (last.flags & SQLTOK_F_LINE);
+}
+
+/*
+ * A delimiter for text that cut_inside(): one that neither occurs in it
+ * nor ends it with its first byte (mysqldump's ";;" first).  NULL if
+ * none of those tried will do.
+ */
+static const char *
+print_delim(const char *text, size_t len)
+{
+	static const char *const cands[] = { ";;", "$$", "//", "@@", "%%",
+	    ";;;;", "$$$$", "////", ";;;;;;;;;;;;;;;", NULL };
+	size_t		 i, dl;
+
+	for (i = 0; cands[i] != NULL; i++) {
+		dl = strlen(cands[i]);
+		if (memmem(text, len, cands[i], dl) == NULL &&
+		    (len == 0 || text[len - 1] != cands[i][0]))
+			return cands[i];
+	}
+	return NULL;
+}
+
+/*
+ * --print: the statement as the mysql client reads it back: followed by
+ * ";" and a newline, or, when the client would cut it inside (a
+ * compound body), between DELIMITER lines, as mysqldump writes it.
+ */
+static int
+print_stmt(struct out *out, const struct split_stmt *st)
+{
+	const char	*d = ";";
+	int		 wrap;
+
+	if (out->o->nul) {
+		if (fwrite(st->text, 1, st->len, out->fp) != st->len)
+			return -1;
+		putc('\0', out->fp);
+		return ferror(out->fp) ? -1 : 0;
+	}
+	if ((wrap = cut_inside(st->text, st->len, st->mode))) {
+		if ((d = print_delim(st->text, st->len)) == NULL)
+			errx(1, "%s: line %llu, offset %llu: the statement holds "
+			    "every delimiter --print tries", out->name,
+			    (unsigned long long)st->line,
+			    (unsigned long long)st->offset);
+		fprintf(out->fp, "DELIMITER %s\n", d);
+	}
+	if (fwrite(st->text, 1, st->len, out->fp) != st->len)
+		return -1;
+	if (ends_in_comment(st->text, st->len, st->mode))
+		putc('\n', out->fp);
+	fprintf(out->fp, "%s\n", d);
+	if (wrap)
+		fputs("DELIMITER ;\n", out->fp);
+	return ferror(out->fp) ? -1 : 0;
+}
+
 static int
 on_stmt(void *arg, const struct split_stmt *st)
 {
@@ -150,15 +265,8 @@ on_stmt(void *arg, const struct split_stmt *st)
 		return 0;
 	if (out->o->list)
 		return list_line(out, st);
-	if (out->o->print) {
-		if (fwrite(st->text, 1, st->len, out->fp) != st->len)
-			return -1;
-		if (out->o->nul)
-			putc('\0', out->fp);
-		else
-			fputs(";\n", out->fp);
-		return ferror(out->fp) ? -1 : 0;
-	}
+	if (out->o->print)
+		return print_stmt(out, st);
 	rs.no = out->base_no + st->no;
 	rs.line = st->line;
 	rs.offset = st->offset;

@@ -39,6 +39,7 @@ struct split_stmt {
 	const char	*db;		/* current database (USE); "" if none */
 	const char	*schema;	/* target schema as written, or "" */
 	const char	*table;		/* target table/object, or "" */
+	int		 mode;		/* SQLTOK_NBE, SQLTOK_ANSIQ it was read in */
 };
 
 /* Return 0 to go on, -1 to stop (split_*() then return -1). */

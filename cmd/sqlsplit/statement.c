@@ -102,6 +102,7 @@ emit_stmt(struct split *s, size_t start, size_t end, int how)
 	st.len = len;
 	st.no = ++s->nstmt;
 	st.offset = off;
+	st.mode = s->mode;	/* (a SET sql_mode changes it for the next) */
 	st.kind = classify(s, text, len);
 	if (s->db.err || s->schema.err || s->table.err)
 		return sfail(s, "out of memory");

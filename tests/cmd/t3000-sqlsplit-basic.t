@@ -41,15 +41,18 @@ cat >want <<'X'
 SELECT ';', "it's", `a;``b`, 'a\';b', 'x''y;' -- tail;
 ;
 SELECT 'ends with backslash\\';
+DELIMITER ;;
 CREATE TRIGGER tr BEFORE INSERT ON `t` FOR EACH ROW BEGIN
   IF 1 THEN BEGIN SET @a = ';//'; END; END IF;
-END;
+END;;
+DELIMITER ;
 /*!40000 ALTER TABLE `t` DISABLE KEYS */;
 INSERT INTO `d`.`t` VALUES (1,'#'),(2,'--'),(3,'/*');
 select 'no delimiter at the end' -- end
--- at the end without a newline;
+-- at the end without a newline
+;
 X
-is_file out want "--print gives each statement with ; and a newline"
+is_file out want "--print gives each statement with ; and a newline (a body between DELIMITER lines, a comment at the end closed)"
 sqlsplit --list adv.sql | cut -f1,2,4-7 >out
 printf '1\t4\tother\t\t\t\n2\t6\tother\t\t\t\n3\t8\tcreate-trigger\t\t\tt\n4\t12\talter\t\t\tt\n5\t13\tinsert\t\td\tt\n6\t14\tother\t\t\t\n' >want
 is_file out want "--list: number, line, kind, schema and table"
