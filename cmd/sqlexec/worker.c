@@ -29,10 +29,7 @@
 void
 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx)
 {
-	buf_addf(b, "statement %" PRIu64 " (line %" PRIu64, no, line);
-	if (ctx != NULL && *ctx != '\0')
-		buf_addf(b, ", table %s", ctx);
-	buf_adds(b, ")");
+	sx_where_kind(b, no, line, "table", ctx);
 }
 
 static void
@@ -84,7 +81,9 @@ sx_report(struct sx *x, const char *fmt, ...)
 int
 sx_fatal_errno(unsigned e)
 {
-	return e >= CR_MIN_ERROR || e == ER_LOCK_DEADLOCK ||
+	/* the client's own errors; the server's go on from 3000 to 4999 */
+	return (e >= CR_MIN_ERROR && e <= CR_MAX_ERROR) ||
+	    (e >= CER_MIN_ERROR && e <= CER_MAX_ERROR) || e == ER_LOCK_DEADLOCK ||
 	    e == ER_QUERY_INTERRUPTED || e == ER_CONNECTION_KILLED ||
 	    e == ER_SERVER_SHUTDOWN || e == ER_NET_PACKET_TOO_LARGE;
 }
@@ -834,7 +833,7 @@ int
 sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 {
 	MYSQL		*m = x->conn[c];
-	struct buf	 t = BUF_INIT, e = BUF_INIT;
+	struct buf	 e = BUF_INIT;
 	uint64_t	 rows = 0;
 	unsigned	 warns = 0;
 	int		 rc, w = 0, undone = 0, failed;
@@ -850,8 +849,7 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 	} else
 		rc = -1;
 	sx_conn_end(x, c);
-	sx_target(&t, s);
-	sx_where(&e, s->no, s->line, t.p);
+	sx_where_stmt(&e, s);
 	if (x->nconn > 1 && c > 0)
 		buf_addf(&e, " on connection %d", c + 1);
 	/* Every connection runs a session statement: count and show once. */
@@ -898,10 +896,9 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 	/* what a MyISAM table got stays: say so, also after an interrupt */
 	if (c == 0 && x->engine != NULL && failed) {
 		buf_reset(&e);
-		sx_where(&e, s->no, s->line, t.p);
+		sx_where_stmt(&e, s);
 		sx_nontx_note(x, s->no, e.p, x->engine, w != 0);
 	}
-	buf_release(&t);
 	buf_release(&e);
 	return rc == 0 ? 0 : -1;
 }
