@@ -226,9 +226,8 @@ plan_line(const struct rp_stmt *s, const char *what, const char *why)
 {
 	struct buf	 b = BUF_INIT;
 
-	sx_target(&b, s);
-	printf("statement %" PRIu64 " (line %" PRIu64 "%s%s): %s: %s%s%s%s\n",
-	    s->no, s->line, b.len ? ", table " : "", b.len ? b.p : "",
+	sx_where_stmt(&b, s);
+	printf("%s: %s: %s%s%s%s\n", b.p,
 	    rp_stmt_kind_name(s->kind) ? rp_stmt_kind_name(s->kind) : "?",
 	    what, *why ? " (" : "", why, *why ? ")" : "");
 	buf_release(&b);
@@ -426,11 +425,10 @@ static int
 too_large(struct dispatch *d, const struct rp_stmt *s)
 {
 	struct sx	*x = d->x;
-	struct buf	 t = BUF_INIT, b = BUF_INIT;
+	struct buf	 b = BUF_INIT;
 	size_t		 mib = 1024 * 1024, want;
 
-	sx_target(&t, s);
-	sx_where(&b, s->no, s->line, t.p);
+	sx_where_stmt(&b, s);
 	buf_addf(&b, ": %zu bytes: too large for the server's "
 	    "max_allowed_packet (%zu): ", s->len, x->max_packet);
 	want = (s->len + 2 + mib - 1) / mib * mib;
@@ -452,7 +450,6 @@ too_large(struct dispatch *d, const struct rp_stmt *s)
 		}
 	} else
 		sx_set_error(x, s->no, "%s and resume", b.p);
-	buf_release(&t);
 	buf_release(&b);
 	return d->o->force ? 0 : -1;
 }

@@ -285,6 +285,18 @@ void	 sx_report(struct sx *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* "statement N (line L, table s.t)" for error messages, into b. */
 void	 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx);
+
+/*
+ * target.c.  sx_target_kind(): what s names as its target ("table",
+ * "view", "procedure", "function", "trigger", "event", "sequence",
+ * "package", "package body", "database"; static).  sx_where_kind(): as
+ * sx_where() with that kind for "table" (ctx NULL or "": none).
+ * sx_where_stmt(): "statement N (line L, event s.e)" of s, into b.
+ */
+const char *sx_target_kind(const struct rp_stmt *);
+void	 sx_where_kind(struct buf *b, uint64_t no, uint64_t line,
+	    const char *kind, const char *ctx);
+void	 sx_where_stmt(struct buf *b, const struct rp_stmt *);
 /* Lost connection, deadlock, or anything that ends the transaction. */
 int	 sx_fatal_errno(unsigned);
 /*
