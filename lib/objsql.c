@@ -359,22 +359,31 @@ add_srids(struct objsql *x, const struct rp_object *ob, const char *ddl,
 	return 0;
 }
 
+void
+objsql_strip_definer(struct buf *b, const struct rp_object *ob)
+{
+	size_t	 at = 0, skip = 0;
+
+	if (ob->kind != OBJ_TABLE && ob->kind != OBJ_SEQUENCE)
+		skip = definer_span(ob->ddl, ob->ddl_len, &at);
+	if (skip) {
+		buf_add(b, ob->ddl, at);
+		buf_add(b, ob->ddl + at + skip, ob->ddl_len - at - skip);
+	} else
+		buf_add(b, ob->ddl, ob->ddl_len);
+}
+
 /* The DDL of ob as the target should see it, into b: renames, definer. */
 static int
 ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
 {
-	const char	*ddl = ob->ddl, *db = ob->schema, *trg;
-	size_t		 len = ob->ddl_len, at = 0, skip = 0;
+	const char	*db = ob->schema, *trg;
 	struct buf	 t = BUF_INIT;
 
-	if (x->o.skip_definer && ob->kind != OBJ_TABLE &&
-	    ob->kind != OBJ_SEQUENCE)
-		skip = definer_span(ddl, len, &at);
-	if (skip) {
-		buf_add(&t, ddl, at);
-		buf_add(&t, ddl + at + skip, len - at - skip);
-	} else
-		buf_add(&t, ddl, len);
+	if (x->o.skip_definer)
+		objsql_strip_definer(&t, ob);
+	else
+		buf_add(&t, ob->ddl, ob->ddl_len);
 	if (ob->kind == OBJ_TRIGGER && (trg = rp_kv_get(&ob->attrs,
 	    "table")) != NULL && strcmp(names_table(x->n, db, trg), trg) != 0) {
 		struct buf	 r = BUF_INIT;

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "frame.h"
 #include "names.h"
 
@@ -100,6 +101,14 @@ int		 objsql_object(struct objsql *, const struct rp_object *ob,
  */
 int		 objsql_session(struct objsql *, const char *tz, objsql_cb cb,
 		    void *arg);
+/*
+ * ob's DDL without the clause "DEFINER=`user`@`host` " that SHOW CREATE
+ * writes into a view's, routine's, trigger's or event's (the
+ * skip_definer option; the object is then created with the account that
+ * creates it as its definer), appended to b; as it is when it has none.
+ * Errors: b's sticky error (out of memory).
+ */
+void		 objsql_strip_definer(struct buf *b, const struct rp_object *ob);
 /* Why the last call failed: "schema.name: reason", or "". */
 const char	*objsql_errstr(const struct objsql *);
 

@@ -92,6 +92,8 @@ static const struct opt options[] = {
 	    "rename or move table OLD ([db.]table)"),
 	OPT_FUNC(0, "rename-db", "OLD=NEW", add_names, 3,
 	    "rename database OLD to NEW"),
+	OPT_FLAG(0, "skip-definer", F(skip_definer), 1,
+	    "leave out the DEFINER= clauses of views, routines, ..."),
 	OPT_FUNC(0, "set", "TABLE.COLUMN=VALUE", add_op, OP_SET,
 	    "make every value VALUE"),
 	OPT_FUNC(0, "tables", "PATTERN,...", add_names, 0,
@@ -110,8 +112,8 @@ main(int argc, char *argv[])
 		    "\t[--hash=table.column[:keyfile]] [--key-file=file]\n"
 		    "\t[--null=table.column] [--progress | --no-progress]\n"
 		    "\t[--rename=old=[db.]new] [--rename-db=old=new]\n"
-		    "\t[--set=table.column=value] [--tables=pattern,...] "
-		    "[file]\n",
+		    "\t[--set=table.column=value] [--skip-definer]\n"
+		    "\t[--tables=pattern,...] [file]\n",
 		.about = "Select, rename, drop and mask tables and columns of "
 		    "a rowpipe-stream(5) stream.",
 		.version = "rowmap " ROWPIPE_VERSION,

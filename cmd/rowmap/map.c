@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "objsql.h"
 #include "state.h"
 
 int
@@ -248,11 +249,11 @@ trigger_moves(struct rm *st, const struct rp_object *ob, const char *t)
 static int
 do_body_object(struct rm *st, const struct rp_object *ob)
 {
-	struct buf	 b = BUF_INIT, r = BUF_INIT;
+	struct buf	 b = BUF_INIT, r = BUF_INIT, nd = BUF_INIT;
 	const char	*db = names_db(&st->o->names, ob->schema), *t = NULL;
 	const char	*ddl = ob->ddl;
 	size_t		 len = ob->ddl_len;
-	int		 ret;
+	int		 ret = -1;
 
 	if (ob->kind == OBJ_TRIGGER) {
 		if ((t = rp_kv_get(&ob->attrs, "table")) == NULL)
@@ -262,23 +263,30 @@ do_body_object(struct rm *st, const struct rp_object *ob)
 		    !trigger_moves(st, ob, t))
 			return 0;
 		db = names_table_db(&st->o->names, ob->schema, t);
-		if (strcmp(names_table(&st->o->names, ob->schema, t), t)) {
-			names_trigger_table(&r, ddl, len, t,
-			    names_table(&st->o->names, ob->schema, t));
-			ddl = r.p;
-			len = r.len;
-		}
 	} else if (!names_keep(&st->o->names, ob->schema, ob->name))
 		return 0;
-	if (rm_check_body(st, ob, ob->kind != OBJ_VIEW) == -1) {
-		buf_release(&r);
-		return -1;
+	/* --skip-definer: the DDL without it, then renamed as any other */
+	if (st->o->skip_definer) {
+		objsql_strip_definer(&nd, ob);
+		ddl = nd.p != NULL ? nd.p : "";
+		len = nd.len;
 	}
-	names_ddl_refs(&st->o->names, &b, ddl, len, ob->schema);
-	ret = need_db(st, db) == -1 ? -1 :
-	    write_object(st, ob, db, ob->name, &b);
+	if (t != NULL && strcmp(names_table(&st->o->names, ob->schema, t), t)) {
+		names_trigger_table(&r, ddl, len, t,
+		    names_table(&st->o->names, ob->schema, t));
+		ddl = r.p;
+		len = r.len;
+	}
+	if (nd.err || r.err)
+		rm_fail(st, "%s", strerror(ENOMEM));
+	else if (rm_check_body(st, ob, ob->kind != OBJ_VIEW) == 0) {
+		names_ddl_refs(&st->o->names, &b, ddl, len, ob->schema);
+		ret = need_db(st, db) == -1 ? -1 :
+		    write_object(st, ob, db, ob->name, &b);
+	}
 	buf_release(&b);
 	buf_release(&r);
+	buf_release(&nd);
 	return ret;
 }
 

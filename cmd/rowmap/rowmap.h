@@ -48,6 +48,7 @@ struct rowmap_opts {
 	struct rm_key	*keys;		/* one per key file, and the run's */
 	size_t		 nkeys;
 	int		 progress;	/* 1, 0, -1: if stderr is a terminal */
+	int		 skip_definer;	/* DEFINER= out of views, routines, ... */
 	/* main.c's: --hash arguments wait for --key-file. */
 	int		 force;
 	const char	*key_file;

@@ -973,6 +973,7 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	}
 	memset(&oo, 0, sizeof(oo));
 	oo.no_create = l.o->no_create;
+	oo.skip_definer = l.o->skip_definer;
 	oo.names = &l.o->names;		/* --rename-db */
 	if ((l.objs = objsql_new(&oo)) == NULL ||
 	    (!l.o->dry_run && sx_bulk_new(x) == -1))

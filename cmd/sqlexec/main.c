@@ -105,6 +105,8 @@ static const struct opt options[] = {
 	    "load database OLD's statements into NEW (repeatable)"),
 	OPT_FLAG(0, "resume", F(resume), 1,
 	    "continue from the position --checkpoint recorded"),
+	OPT_FLAG(0, "skip-definer", F(skip_definer), 1,
+	    "snapshot streams: leave out DEFINER= clauses"),
 	OPT_FUNC(0, "skip-to", "N:IDENTITY", skip_to, 0,
 	    "resume after statement N of the same input"),
 	OPT_FLAG(0, "strict", F(strict), 1,
@@ -127,8 +129,10 @@ static const struct opt_prog prog = {
 	    "\t[-CfnqV] [-j jobs] [--checkpoint db.table [--resume]]\n"
 	    "\t[--commit-every bytes] [--rename-db old=new] [--skip-to N:identity]\n"
 	    "\t[--strict] [--no-binlog] [--keep-checks] [--no-defer-indexes]\n"
-	    "\t[--no-bulk] [--no-create] [--progress] [--batch-bytes bytes]\n"
-	    "\t[--default-character-set charset] [--input file ...] [[-D] database]\n",
+	    "\t[--no-bulk] [--no-create] [--skip-definer] [--progress]\n"
+	    "\t[--batch-bytes bytes]"
+	    " [--default-character-set charset] [--input file ...]\n"
+	    "\t[[-D] database]\n",
 	.about = "Execute a statement stream (sqlsplit's output) or load a snapshot\n"
 	    "stream (dbsnap's) on a server.",
 	.version = "sqlexec " SQLEXEC_VERSION,

@@ -60,6 +60,7 @@ struct sx_opts {
 	int		 no_binlog;	/* SET sql_log_bin=0 */
 	int		 keep_checks;	/* no FOREIGN_KEY_CHECKS/UNIQUE_CHECKS=0 */
 	int		 no_create;	/* snapshot streams: rows only */
+	int		 skip_definer;	/* snapshot streams: no DEFINER= */
 	int		 no_bulk;	/* rows as INSERT text, no bulk execute */
 	int		 defer_indexes;	/* secondary indexes after the rows */
 	int		 progress;	/* 1 on, 0 off, -1 if stderr is a tty */
