@@ -5,6 +5,7 @@
  * line at the end.  Every write is one write(2) of a whole line, so lines
  * from other threads or processes do not tear it.
  */
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "prompt.h"
 #include "util.h"
 
 #define PROGRESS_TTY_INTERVAL	0.25	/* seconds between redraws */
@@ -176,6 +178,42 @@ put(const struct line *l)
 	}
 }
 
+/*
+ * A password prompt (prompt.c) holds an exclusive flock(2) on the
+ * terminal device while it is shown.  A line written here that starts by
+ * clearing the terminal's line (a progress line of this or another
+ * program may be on it) would erase the prompt: so each such write holds
+ * the lock shared, not waiting for it.  tty_claim(): 1 with the lock held
+ * (or when there is no terminal device to lock): the line may be
+ * cleared; 0 while a prompt is shown: leave the line alone.
+ * tty_release() after the write, whatever tty_claim() said.
+ */
+static pthread_mutex_t	 tty_mu = PTHREAD_MUTEX_INITIALIZER;
+static int		 tty_fd = -2;	/* -2: not opened yet, -1: none */
+
+static int
+tty_claim(void)
+{
+	int	 r;
+
+	pthread_mutex_lock(&tty_mu);
+	if (tty_fd == -2)
+		tty_fd = prompt_lock_open();
+	if (tty_fd == -1)
+		return 1;
+	while ((r = flock(tty_fd, LOCK_SH | LOCK_NB)) == -1 && errno == EINTR)
+		;
+	return r == 0 || errno != EWOULDBLOCK;
+}
+
+static void
+tty_release(void)
+{
+	if (tty_fd >= 0)
+		(void)flock(tty_fd, LOCK_UN);
+	pthread_mutex_unlock(&tty_mu);
+}
+
 /* Columns of the terminal on stderr, 0 if unknown. */
 static size_t
 columns(void)
@@ -193,6 +231,10 @@ draw(struct progress *p, double t)
 	struct line	 l = { .len = 0 };
 	size_t		 cols;
 
+	if (p->tty && !tty_claim()) {
+		tty_release();		/* a prompt is shown: no redraw */
+		return;
+	}
 	if (p->tty)
 		addf(&l, "\r");
 	format_status(p, &l, t);
@@ -203,17 +245,22 @@ draw(struct progress *p, double t)
 	if (l.len == sizeof(l.s) - 1)
 		l.s[l.len - 1] = p->tty ? 'K' : '\n';
 	put(&l);
+	if (p->tty)
+		tty_release();
 	p->drawn = p->tty;
 	p->last = t;
 }
 
+/* (A prompt shown since the line was drawn cleared it: prompt.c.) */
 static void
 clear_line(struct progress *p)
 {
 	static const struct line l = { "\r\033[K", 4 };
 
 	if (p->drawn) {
-		put(&l);
+		if (tty_claim())
+			put(&l);
+		tty_release();
 		p->drawn = 0;
 	}
 }
@@ -327,8 +374,9 @@ progress_done(struct progress *p)
 		clear_line(p);
 	else {
 		el = mono_now() - p->start;
-		if (p->tty)		/* ours, or another program's line */
-			addf(&l, "\r\033[K");
+		/* ours, or another program's line; not a prompt (a line below) */
+		if (p->tty)
+			addf(&l, tty_claim() ? "\r\033[K" : "\n");
 		p->drawn = 0;
 		addf(&l, "%s: ", p->program);
 		if (p->unit != NULL) {
@@ -352,6 +400,8 @@ progress_done(struct progress *p)
 		if (l.len == sizeof(l.s) - 1)
 			l.s[l.len - 1] = '\n';
 		put(&l);
+		if (p->tty)
+			tty_release();
 		p->enabled = 0;		/* once */
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -372,7 +422,9 @@ progress_free(struct progress *p)
  * stderr on a terminal: every line starts by clearing the terminal's
  * line (a progress line of this or another program of the pipeline may
  * be on it) and goes out in one write(2), so that no message is glued to
- * a progress line, nor torn by another program's redraw.
+ * a progress line, nor torn by another program's redraw.  While another
+ * program's password prompt is shown (tty_claim()), the line starts on a
+ * new line instead, below the prompt.
  */
 static int	 stderr_bol = 1;	/* at the beginning of a line */
 
@@ -382,15 +434,21 @@ stderr_write(void *cookie, const char *p, size_t n)
 	char	 buf[4096 + 4];
 	size_t	 done = 0, k, m;
 
+	int	 rc;
+
 	while (done < n) {
 		m = 0;
-		if (stderr_bol) {
+		if (stderr_bol && tty_claim()) {
 			memcpy(buf, "\r\033[K", 4);
 			m = 4;
-		}
+		} else if (stderr_bol)
+			buf[m++] = '\n';
 		k = n - done < 4096 ? n - done : 4096;
 		memcpy(buf + m, p + done, k);
-		if (write_all(STDERR_FILENO, buf, m + k) == -1)
+		rc = write_all(STDERR_FILENO, buf, m + k);
+		if (stderr_bol)
+			tty_release();
+		if (rc == -1)
 			return done > 0 ? (ssize_t)done : -1;
 		stderr_bol = p[done + k - 1] == '\n';
 		done += k;

@@ -76,17 +76,38 @@ read_line(int fd, char *buf, size_t len)
 	return 0;
 }
 
-/* The terminal's own device, to lock; fd itself if it has no name. */
+/* The terminal's device by its name, to lock; -1 if it has none. */
+static int
+lock_file(int fd)
+{
+	const char	*name;
+
+	if ((name = ttyname(fd)) == NULL)
+		return -1;
+	return open(name, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+}
+
+/* Lock the terminal of fd: its device, or fd itself if it has no name. */
 static int
 lock_tty(int fd)
 {
-	const char	*name;
-	int		 lfd = -1;
+	int	 lfd = lock_file(fd);
 
-	if ((name = ttyname(fd)) != NULL)
-		lfd = open(name, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 	while (flock(lfd != -1 ? lfd : fd, LOCK_EX) == -1 && errno == EINTR)
 		;
+	return lfd;
+}
+
+int
+prompt_lock_open(void)
+{
+	int	 fd, lfd;
+
+	if ((fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)) == -1)
+		return -1;
+	if ((lfd = lock_file(fd)) == -1)
+		return fd;
+	close(fd);
 	return lfd;
 }
 
@@ -120,7 +141,9 @@ prompt_password(const char *prompt, char *buf, size_t len,
 		serrno = errno != 0 ? errno : EIO;
 		goto restore;
 	}
-	if (write_all(fd, prompt, strlen(prompt)) == -1 ||
+	/* on a line of its own: a progress line there is cleared (progress.c) */
+	if (write_all(fd, "\r\033[K", 4) == -1 ||
+	    write_all(fd, prompt, strlen(prompt)) == -1 ||
 	    read_line(fd, buf, len) == -1) {
 		serrno = caught ? EINTR : errno;
 		*errstr = strerror(serrno);

@@ -10,6 +10,9 @@
  * checked to be off (tcgetattr(3) after tcsetattr(3)) before the prompt
  * is shown; the terminal's settings are restored after the answer, and
  * also when a signal ends the prompt (the signal is then raised again).
+ * The prompt clears the terminal's line first (a progress line may be on
+ * it); while it holds the lock, lib/progress neither redraws nor clears
+ * a line, and puts stderr's messages below it.
  */
 #ifndef ROWPIPE_PROMPT_H
 #define ROWPIPE_PROMPT_H
@@ -25,5 +28,12 @@
  */
 int	 prompt_password(const char *prompt, char *buf, size_t len,
 	    const char **errstr);
+/*
+ * A descriptor (close-on-exec, the caller's) of the file prompt_password()
+ * locks while it asks, for writers to the terminal that must not write
+ * over a prompt: flock(2) with LOCK_SH | LOCK_NB fails with EWOULDBLOCK
+ * while one is shown.  -1 (errno set) without a controlling terminal.
+ */
+int	 prompt_lock_open(void);
 
 #endif

@@ -35,7 +35,8 @@ if command -v script >/dev/null && command -v mkfifo >/dev/null; then
 		exec 3>tty.in
 		wait_for grep -q 'password for ' tty.out
 		ok $? "-p ($try): prompt shown"
-		like "$(cat tty.out)" "^conntest: password for $U@localhost: " \
+		# (after the \r ESC [K that clears the line for it)
+		like "$(sed 's/^\r\x1b\[K//' tty.out)" "^conntest: password for $U@localhost: " \
 		    "-p ($try): the prompt names the program, user and host"
 		printf '%s\n' "$typed" >&3
 		exec 3>&-
