@@ -274,9 +274,16 @@ sx_ckpt_open(struct sx *x, struct sx_opts *o)
 	}
 	buf_adds(&b, "REPLACE INTO ");
 	ckpt_table(&b, o->checkpoint);
-	buf_addf(&b, " (id, state, position, identity, updated) VALUES (1, "
-	    "'%s', %" PRIu64 ", '%016" PRIx64 "', NOW(6))", done && o->resume ?
-	    "done" : "running", o->skip_to, o->skip_hash);
+	buf_addf(&b, " (id, state, position, identity, pending, "
+	    "pending_identity, updated) VALUES (1, '%s', %" PRIu64 ", '%016"
+	    PRIx64 "', ", done && o->resume ? "done" : "running", o->skip_to,
+	    o->skip_hash);
+	/* a --resume refused for it: the next one must be refused too */
+	if (o->resume && pend != 0)
+		buf_addf(&b, "%" PRIu64 ", '%016" PRIx64 "', ", pend, pend_hash);
+	else
+		buf_adds(&b, "NULL, NULL, ");
+	buf_adds(&b, "NOW(6))");
 	rc = b.err || query(m, b.p, b.len) != 0 ? ckpt_fail(x, m, 0, "start") :
 	    0;
 	buf_release(&b);

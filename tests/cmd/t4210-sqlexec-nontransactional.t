@@ -248,5 +248,31 @@ like "$(cat err)" "statement 2 left rows in a table that is not transactional" \
 is "$(sql -e "SELECT COUNT(*) = COUNT(DISTINCT id) FROM $D.log")" 1 \
     "the log has no row twice"
 
+# 9. --checkpoint: a MyISAM statement that fails part way (STRICT_ALL_TABLES
+# stops a multi-row INSERT at its bad row, after the rows before it) stays
+# pending: --resume refuses, and so does the next --resume; the token
+# past it goes on.
+fresh_db $D
+sql -e "CREATE TABLE $D.m (id INT) ENGINE=MyISAM"
+printf "SET sql_mode='STRICT_ALL_TABLES';\nINSERT INTO m VALUES (1),(2),(3);\nINSERT INTO m VALUES (4),(5),('x'),(6);\nINSERT INTO m VALUES (7);\n" |
+    sqlsplit >part.rp
+sqlexec $C --checkpoint $D.ck $D <part.rp 2>err
+is $? 1 "--checkpoint: a MyISAM statement failed part way: exit 1"
+like "$(cat err)" "statement 3 \\(line 3, table $D\\.m\\): the table is MyISAM \\(not transactional\\): what was written before it stopped stays there" \
+    "--checkpoint: what stays is said"
+for n in 1 2; do
+	sqlexec $C --checkpoint $D.ck --resume $D <part.rp 2>err
+	is $? 1 "--resume $n: refused"
+	like "$(cat err)" "statement 3 had begun when the run stopped, and it is not transactional" \
+	    "--resume $n: statement 3 is pending"
+done
+is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM $D.m")" "1,2,3,4,5" \
+    "--resume twice: nothing ran again"
+tok=$(sed -n 's/.*resume with --skip-to \(3:[0-9a-f]*\) if it took effect.*/\1/p' err)
+sqlexec $C --checkpoint $D.ck --skip-to "$tok" $D <part.rp 2>err
+is $? 0 "--skip-to past it: exit 0"
+is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM $D.m")" "1,2,3,4,5,7" \
+    "--skip-to past it: each row once"
+
 sql -e "DROP DATABASE $S; DROP DATABASE $D"
 done_testing
