@@ -229,7 +229,9 @@ merge(void *arg)
 	struct frame	 f;
 	enum frame_status st;
 	struct part_in	*p;
+	const char	*why;
 	size_t		 i;
+	int		 reason;
 
 	if ((w = frame_writer_new(ps->wfd)) == NULL) {
 		warn("merging the parts");
@@ -247,9 +249,13 @@ merge(void *arg)
 			/*
 			 * What came before goes out, without a trailer: the
 			 * loader commits what is whole, then reports the
-			 * stream truncated, with its resume point.
+			 * stream truncated, with its resume point; or damaged,
+			 * if the part ends with an ABORT frame (passed on).
 			 */
-			(void)frame_writer_flush(w);
+			if ((reason = frame_reader_aborted(p->r, &why)) != 0)
+				(void)frame_writer_abort(w, reason, why);
+			else
+				(void)frame_writer_flush(w);
 			if (ps->n > 1)
 				warnx("%s (part %lu of %lu): %s", p->path,
 				    p->part, p->parts,

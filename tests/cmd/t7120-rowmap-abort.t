@@ -46,6 +46,14 @@ like "$(cat err)" "sqlexec: the damage was found only after the input before it 
 ok $(! grep -q 'resume with' err; echo $?) "no resume point"
 ok $(! grep -q 'truncated' err; echo $?) "not called truncated"
 
+# the same through --input (sqlexec's parts path)
+sql -e "DROP DATABASE IF EXISTS $dst"
+sqlexec $C --input m.rp 2>err
+is "$?" 1 "sqlexec --input of it: exit 1"
+like "$(cat err)" "sqlexec: the damage was found only after the input before it had run, damaged part included: these tables were created or loaded from this input: .*$dst\\.c.*: the target must be restored again" \
+    "--input: damaged, restore again"
+ok $(! grep -q 'resume with' err; echo $?) "--input: no resume point"
+
 rows2sql <m.rp >m.sql 2>err
 is "$?" 1 "rows2sql of it: exit 1"
 like "$(cat err)" "aborted by the producer: rowmap: .*--drop $src.c.name: $src.v uses it" \
