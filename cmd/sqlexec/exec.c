@@ -234,6 +234,21 @@ plan_line(const struct rp_stmt *s, const char *what, const char *why)
 }
 
 /* A failed checkpoint write for statement s: recorded, -1. */
+/*
+ * The input's own transaction, begun by statement no, rolled back on
+ * connection 1: checked, so that what it wrote to tables that are not
+ * transactional is an error, never "nothing is committed" (nontx.c).
+ */
+static int
+input_txn_rollback(struct sx *x, uint64_t no)
+{
+	char	 what[64];
+
+	snprintf(what, sizeof(what), "the transaction begun by statement %"
+	    PRIu64, no);
+	return sx_rollback(x, x->conn[0], no, what);
+}
+
 static int
 ckpt_error(struct dispatch *d, const struct rp_stmt *s, MYSQL *m)
 {
@@ -243,8 +258,8 @@ ckpt_error(struct dispatch *d, const struct rp_stmt *s, MYSQL *m)
 	sx_set_error(d->x, s->no, "%s: checkpoint %s: ERROR %u (%s): %s", b.p,
 	    d->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
 	    mysql_error(m));
+	(void)sx_rollback(d->x, m, s->no, b.p);
 	buf_release(&b);
-	(void)mysql_rollback(m);
 	return -1;
 }
 
@@ -1041,7 +1056,7 @@ sx_run(int fd, const struct sx_opts *given)
 		    "transaction begun by statement %" PRIu64 ": rolled "
 		    "back, as the mysql client does\n", getprogname(), d.txn);
 		if (!o->dry_run)
-			(void)mysql_rollback(x.conn[0]);
+			(void)input_txn_rollback(&x, d.txn);
 		txn_undone(&d);
 		end_no = d.txn - 1;
 		end_hash = d.txn_hash;
@@ -1062,7 +1077,7 @@ sx_run(int fd, const struct sx_opts *given)
 	if (!o->dry_run) {
 		sx_join_workers(&x);
 		if (rc != 0 && d.txn != 0)	/* the input's, left open */
-			(void)mysql_rollback(x.conn[0]);
+			(void)input_txn_rollback(&x, d.txn);
 		if (rc == 0 && x.err.msg == NULL && x.interrupted == 0 &&
 		    sx_ckpt_finish(&x, end_no, end_hash) == -1)
 			rc = -1;

@@ -186,6 +186,15 @@ sx_print_resume(struct sx *x)
 	h = x->done_hash;
 	pthread_mutex_unlock(&x->mu);
 	/* a snapshot stream's positions are its frames (load.c) */
+	if (n == 0 && x->partial != 0) {
+		/* nontx.c: not "nothing": the rows it left are still there */
+		sx_report(x, "no %s is committed, but %s %" PRIu64 " left rows "
+		    "in a table that is not transactional (said above): remove "
+		    "them, or restore that table, before running the same "
+		    "input again", x->by_frame ? "frame" : "statement",
+		    x->by_frame ? "frame" : "statement", x->partial);
+		return;
+	}
 	if (n == 0) {
 		if (x->o->checkpoint != NULL)
 			sx_report(x, "no %s is committed; run the input again "

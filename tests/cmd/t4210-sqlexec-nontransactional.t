@@ -274,5 +274,23 @@ is $? 0 "--skip-to past it: exit 0"
 is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM $D.m")" "1,2,3,4,5,7" \
     "--skip-to past it: each row once"
 
+# 10. The input's own transaction (mysqlbinlog writes BEGIN ... COMMIT
+# round every one) that fails after a write to MyISAM: its ROLLBACK is
+# checked too, so the run never says that nothing is committed, and the
+# same input run again does not write the MyISAM rows twice.
+sql $D -e "DROP TABLE IF EXISTS mn, bad; CREATE TABLE mn (id INT) ENGINE=MyISAM"
+printf 'BEGIN;\nINSERT INTO mn VALUES (1),(2);\nINSERT INTO bad VALUES (1);\nCOMMIT;\n' |
+    sqlsplit >tx.rp
+sqlexec $C $D <tx.rp 2>err
+is $? 1 "a failed input transaction after a MyISAM write: exit 1"
+like "$(cat err)" "the transaction begun by statement 1: ROLLBACK: Warning 1196" \
+    "its ROLLBACK says that it could not undo the MyISAM rows"
+grep -Eq "run the same input again to restore|no statement is committed;" err
+isnt $? 0 "and does not say that nothing is committed"
+like "$(cat err)" "statement 1 left rows in a table that is not transactional \\(said above\\): remove them, or restore that table, before running the same input again" \
+    "but that its rows must be removed first"
+is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM $D.mn")" "1,2" \
+    "the MyISAM rows are there once"
+
 sql -e "DROP DATABASE $S; DROP DATABASE $D"
 done_testing
