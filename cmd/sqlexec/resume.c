@@ -153,6 +153,46 @@ live_stream(const struct sx *x)
 	    S_ISSOCK(sb.st_mode));
 }
 
+/* Tables named in a report (wrote_list()); the rest are counted. */
+#define WROTE_NAMES	20
+
+/* The tables committed work wrote to, "a, b and 3 more", into b. */
+static void
+wrote_list(struct sx *x, struct buf *b)
+{
+	size_t	 i;
+
+	pthread_mutex_lock(&x->mu);
+	for (i = 0; i < x->nwrote && i < WROTE_NAMES; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", x->wrote[i]);
+	if (x->nwrote > WROTE_NAMES)
+		buf_addf(b, " and %zu more", x->nwrote - WROTE_NAMES);
+	pthread_mutex_unlock(&x->mu);
+}
+
+/*
+ * What starting over takes, before "the same pipeline": the checkpoint
+ * row deleted; with --no-create the tables are not created again, so
+ * the rows this run committed must go first, or they are loaded twice.
+ */
+static void
+start_over(struct sx *x, struct buf *b)
+{
+	struct buf	 t = BUF_INIT;
+
+	if (x->o->checkpoint != NULL)
+		buf_addf(b, "DELETE FROM %s, then ", x->o->checkpoint);
+	if (x->o->no_create) {
+		wrote_list(x, &t);
+		buf_addf(b, "empty the tables %s loaded (with --no-create "
+		    "they are not created again, and their rows would be "
+		    "loaded twice%s%s), then ", t.len > 0 ? "this run" :
+		    "the earlier run", t.len > 0 ? ": " : "",
+		    t.len > 0 ? t.p : "");
+	}
+	buf_release(&t);
+}
+
 /*
  * After a resume point on a live stream: what else works.  (tee -p: on
  * a closed pipe tee goes on writing the file, so the copy is whole.)
@@ -160,19 +200,18 @@ live_stream(const struct sx *x)
 static void
 live_advice(struct sx *x)
 {
-	const char	*ck = x->o->checkpoint;
-	char		 over[300] = "";
+	struct buf	 over = BUF_INIT;
 
 	if (!live_stream(x))
 		return;
-	if (ck != NULL)
-		snprintf(over, sizeof(over), "DELETE FROM %s, then ", ck);
+	start_over(x, &over);
 	sx_report(x, "that takes this same stream: if it came straight from "
 	    "dbsnap, a new dbsnap run is another snapshot, which %s refuses: "
 	    "then start over (%sthe same pipeline); to be able to resume, "
 	    "save the stream as it loads (dbsnap ... | tee -p FILE | "
-	    "sqlexec ...) and resume from FILE", ck != NULL ? "--resume" :
-	    "--skip-to", over);
+	    "sqlexec ...) and resume from FILE", x->o->checkpoint != NULL ?
+	    "--resume" : "--skip-to", over.len > 0 ? over.p : "");
+	buf_release(&over);
 }
 
 void
@@ -270,13 +309,13 @@ sx_check_resume(struct sx *x, uint64_t no, uint64_t hash)
 	    "from: its %s 1-%" PRIu64 " differ (they give %s); resume only "
 	    "with the same input", want, x->by_frame ? "frames" : "statements",
 	    no, got);
-	if (live_stream(x) && o->checkpoint != NULL)
-		buf_addf(&b, " (a new dbsnap run is another snapshot: to start "
-		    "over, DELETE FROM %s and run without --resume)",
-		    o->checkpoint);
-	else if (live_stream(x))
+	if (live_stream(x)) {
 		buf_adds(&b, " (a new dbsnap run is another snapshot: to start "
-		    "over, run without --skip-to)");
+		    "over, ");
+		start_over(x, &b);
+		buf_addf(&b, "run without %s)", o->checkpoint != NULL ?
+		    "--resume" : "--skip-to");
+	}
 	sx_set_error(x, no, "%s", b.p != NULL ? b.p : want);
 	buf_release(&b);
 	x->no_resume = 1;
@@ -319,23 +358,14 @@ sx_wrote_free(struct sx *x)
 	x->wrote = NULL;
 }
 
-/* Tables named in the report after damage; the rest are counted. */
-#define DAMAGE_NAMES	20
-
 void
 sx_report_damage(struct sx *x, const char *why, int late)
 {
 	struct buf	 b = BUF_INIT;
-	size_t		 i;
 
 	x->no_resume = 1;
 	sx_report(x, "input damaged (%s)", why);
-	pthread_mutex_lock(&x->mu);
-	for (i = 0; i < x->nwrote && i < DAMAGE_NAMES; i++)
-		buf_addf(&b, "%s%s", i ? ", " : "", x->wrote[i]);
-	if (x->nwrote > DAMAGE_NAMES)
-		buf_addf(&b, " and %zu more", x->nwrote - DAMAGE_NAMES);
-	pthread_mutex_unlock(&x->mu);
+	wrote_list(x, &b);
 	if (late && b.len == 0)
 		sx_report(x, "the damage was found only after the input "
 		    "before it had been sent; no table was created or loaded "

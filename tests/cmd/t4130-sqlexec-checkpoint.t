@@ -229,14 +229,14 @@ live saved.rp --checkpoint $CK 2>err
 is $? 1 "live stream, --checkpoint: the load fails"
 like "$(cat err)" "^sqlexec: frames 1-[0-9]+ are committed; resume with --resume \\(checkpoint $CK records it\\)$" \
     "live stream: the resume line"
-like "$(tail -1 err)" "^sqlexec: that takes this same stream: if it came straight from dbsnap, a new dbsnap run is another snapshot, which --resume refuses: then start over \\(DELETE FROM $CK, then the same pipeline\\); to be able to resume, save the stream as it loads \\(dbsnap ... \\| tee -p FILE \\| sqlexec ...\\) and resume from FILE$" \
-    "live stream: what works instead of a new dbsnap run"
+like "$(tail -1 err)" "^sqlexec: that takes this same stream: if it came straight from dbsnap, a new dbsnap run is another snapshot, which --resume refuses: then start over \\(DELETE FROM $CK, then empty the tables this run loaded \\(with --no-create they are not created again, and their rows would be loaded twice: [^()]*w\\), then the same pipeline\\); to be able to resume, save the stream as it loads \\(dbsnap ... \\| tee -p FILE \\| sqlexec ...\\) and resume from FILE$" \
+    "live stream: what works instead of a new dbsnap run (--no-create: the loaded tables emptied first)"
 before=$(sql -e "SELECT COUNT(*) FROM t4130_m.w")
 ok $([ "$before" -gt 0 ] && [ "$before" -lt 99000 ]; echo $?) \
     "live stream: $before rows before the failed unit are committed"
 live again.rp --checkpoint $CK --resume 2>err
 is $? 1 "live stream, a new dbsnap run, --resume: exit 1"
-like "$(head -1 err)" "^sqlexec: --resume \\(checkpoint $CK, at [0-9]+:[0-9a-f]{16}\\): this input is not the one the resume point was made from: its frames 1-[0-9]+ differ .*\\(a new dbsnap run is another snapshot: to start over, DELETE FROM $CK and run without --resume\\)$" \
+like "$(head -1 err)" "^sqlexec: --resume \\(checkpoint $CK, at [0-9]+:[0-9a-f]{16}\\): this input is not the one the resume point was made from: its frames 1-[0-9]+ differ .*\\(a new dbsnap run is another snapshot: to start over, DELETE FROM $CK, then empty the tables the earlier run loaded \\(with --no-create they are not created again, and their rows would be loaded twice\\), then run without --resume\\)$" \
     "live stream, a new dbsnap run: refused, naming --resume and what works"
 is "$(sql -e "SELECT COUNT(*) FROM t4130_m.w")" "$before" \
     "live stream, a new dbsnap run: nothing of it ran"
