@@ -132,8 +132,14 @@ system_dbs(struct buf *b, const char *names)
 			buf_adds(b, ", ");
 		else
 			buf_addc(b, *p);
-	buf_addf(b, " (-A skips %s; name %s to dump %s: -B %s)", it, it, it,
-	    names);
+	/*
+	 * Not an invitation: restoring mysql's tables whole overwrites the
+	 * target's accounts and replication state (global_priv,
+	 * gtid_slave_pos).
+	 */
+	buf_addf(b, " (-A skips %s: accounts and grants are --users; "
+	    "-B %s dumps %s whole, and restoring that overwrites the target's "
+	    "accounts and replication state)", it, names, it);
 }
 
 void

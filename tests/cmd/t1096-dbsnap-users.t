@@ -10,7 +10,7 @@
 . "$RP_TOP/tests/server.sh"
 need_server
 SRC_SOCK=$RP_SOCK SRC_PID=$RP_SERVER_PID
-server_start "$T_DIR/dst" >/dev/null || skip_all "no second server"
+server_start "$T_DIR/dst" >/dev/null || fail_all "no second server"
 DST_SOCK=$RP_SOCK DST_PID=$RP_SERVER_PID
 RP_SOCK=$SRC_SOCK RP_SERVER_PID=$SRC_PID
 trap 'RP_SERVER_PID=$DST_PID; server_stop; rm -rf "$T_DIR"' EXIT
@@ -102,9 +102,9 @@ is "$(framecat <noflag.rp | grep -Ec '^OBJECT	(user|role|grant)	')" 0 \
 # (and the system databases: mysql, and sys where the server has it)
 sysdbs=$(dsql -e "SHOW DATABASES" | grep -Ex 'mysql|sys' | sort | tr '\n' ' ' | sed 's/ $//')
 if [ "$sysdbs" = mysql ]; then
-	sysnote="the database mysql \\(-A skips it; name it to dump it: -B mysql\\)"
+	sysnote="the database mysql \\(-A skips it: accounts and grants are --users; -B mysql dumps it whole, and restoring that overwrites the target's accounts and replication state\\)"
 else
-	sysnote="the databases $(echo "$sysdbs" | sed 's/ /, /g') \\(-A skips them; name them to dump them: -B $sysdbs\\)"
+	sysnote="the databases $(echo "$sysdbs" | sed 's/ /, /g') \\(-A skips them: accounts and grants are --users; -B $sysdbs dumps them whole, and restoring that overwrites the target's accounts and replication state\\)"
 fi
 like "$(cat noflag.err)" "^dbsnap: left out: [0-9]+ users, 3 roles \(add --users\), $sysnote$" \
     "... and the note counts them and names --users, and the system databases"
