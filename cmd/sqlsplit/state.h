@@ -59,6 +59,7 @@ struct marks {
 	int		 tr_ok;
 	/* rows2sql's first line seen: its trailer line is then required */
 	int		 r2s_hdr;
+	int		 r2s_old;	/* an older rows2sql's: no segments line */
 	/*
 	 * Its segments (lib/sqltrailer.h): seg_max is S of the segments
 	 * line (0: the text has none, or not yet); the segment began at

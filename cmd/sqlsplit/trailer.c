@@ -113,7 +113,7 @@ no_segments_line(struct split *s)
 int
 segment_bound(struct split *s, uint64_t off)
 {
-	if (s->mark.seg_max == 0 && s->mark.r2s_hdr)
+	if (s->mark.seg_max == 0 && s->mark.r2s_hdr && !s->mark.r2s_old)
 		return no_segments_line(s);
 	if (s->mark.seg_max == 0) {
 		s->mark.seg_on = 0;		/* not a checked text */
@@ -155,6 +155,14 @@ marker_line(struct split *s, size_t pos)
 	 * On line 2 (after rows2sql's first line, even if that is damaged,
 	 * even into a statement: segment 1 then fails its check).
 	 */
+	/*
+	 * rows2sql before its segments line (2026-12-01) wrote its header
+	 * keys from line 2 on: such a text is checked by its trailer alone.
+	 */
+	if (s->mark.r2s_hdr && s->mark.seg_max == 0 && s->nstmt == 0 &&
+	    line_at(s, off) == 2 && n >= 13 &&
+	    memcmp(b, "-- producer: ", 13) == 0)
+		s->mark.r2s_old = 1;
 	if (s->mark.seg_max == 0 && s->nstmt == 0 &&
 	    line_at(s, off) == 2 && n >= SQLTRAILER_SEGMENTS_LEN &&
 	    memcmp(b, SQLTRAILER_SEGMENTS, SQLTRAILER_SEGMENTS_LEN) == 0) {
@@ -227,7 +235,8 @@ check_trailer(struct split *s)
 
 	if (s->mark.tr_seen != 0 && s->mark.tr_end == end) {
 		/* (a text of no statement: segment_bound() never ran) */
-		if (s->mark.seg_max == 0 && s->mark.r2s_hdr)
+		if (s->mark.seg_max == 0 && s->mark.r2s_hdr &&
+		    !s->mark.r2s_old)
 			return no_segments_line(s);
 		/* a checked text's trailer line is whole or damaged */
 		if (s->mark.tr_seen == -1 && s->mark.seg_max > 0)

@@ -151,4 +151,23 @@ sqlsplit --print bad.sql >/dev/null 2>err
 is "$?" 1 "--print of a changed text: exit 1"
 like "$(cat err)" "damaged" "--print of a changed text: damaged"
 
+# A text of rows2sql before its segments line (header keys from line 2,
+# no checkpoint lines): checked by its trailer alone, as sqlsplit(1)
+# says, not refused as damaged.  Made from good.sql: segments and
+# checkpoint lines out, the trailer computed again over what is left.
+grep -v -e '^-- rowpipe-segments ' -e '^-- rowpipe-checkpoint ' \
+    -e '^-- rowpipe-trailer ' good.sql >old.body
+n=$(sed -n 's/^-- rowpipe-trailer statements=\([0-9]*\) .*/\1/p' good.sql)
+h=$(xxhsum -H3 <old.body | sed 's/.* = //')
+{ cat old.body; echo "-- rowpipe-trailer statements=$n bytes=$(wc -c <old.body) xxh3=$h"; } >old.sql
+like "$(sed -n 2p old.sql)" "^-- producer: " "an older rows2sql text: header keys from line 2"
+sqlsplit old.sql >old.rp 2>err
+is "$?" 0 "an older rows2sql text (trailer only): exit 0"
+is "$(framecat <old.rp | grep -c '^STMT')" "$(framecat <good.rp | grep -c '^STMT')" \
+    "... with every statement"
+awk '!d && /^INSERT/ { sub(/\(/, "( "); d = 1 } { print }' old.sql >oldbad.sql
+sqlsplit oldbad.sql >/dev/null 2>err
+is "$?" 1 "an older rows2sql text changed: exit 1"
+like "$(cat err)" "damaged" "... damaged, by its trailer"
+
 done_testing
