@@ -246,6 +246,20 @@ sx_print_resume(struct sx *x)
 			    "statement");
 		return;
 	}
+	/*
+	 * Stopped at or before the resume point it was given: nothing new
+	 * is committed, and with a bare N the identity was never computed:
+	 * the command given is the one to run again.
+	 */
+	if (n == x->o->skip_to && x->o->checkpoint == NULL && x->partial == 0) {
+		char	 given[512];
+
+		sx_resume_given(x, given, sizeof(given));
+		sx_report(x, "nothing after the resume point is committed: "
+		    "run the same command again (%s) once the cause is fixed",
+		    given);
+		return;
+	}
 	if (n == 1)
 		snprintf(what, sizeof(what), "%s 1 is committed",
 		    x->by_frame ? "frame" : "statement");

@@ -107,6 +107,20 @@ is $? 0 "snapshot: --skip-to with the same stream: exit 0"
 is "$(sql -e "CHECKSUM TABLE t4120_sn.o" | cut -f2)" "$sum_a" \
     "snapshot: the resumed load equals the snapshot"
 
+# A resumed run that fails before it commits anything after the resume
+# point prints no new resume point (a bare N has no identity to print):
+# it says to run the same command again.
+sql -e "DROP DATABASE IF EXISTS t4120_re; CREATE DATABASE t4120_re;
+    CREATE TABLE t4120_re.a (id INT)"
+printf 'INSERT INTO a VALUES (1);\nINSERT INTO a VALUES (2);\nINSERT INTO nosuch VALUES (3);\nINSERT INTO a VALUES (4);\n' |
+    sqlsplit >re.rp
+sqlexec $(CONN) --skip-to 2 t4120_re <re.rp 2>err
+is $? 1 "a resumed run that fails at once: exit 1"
+like "$(tail -1 err)" "^sqlexec: nothing after the resume point is committed: run the same command again \\(--skip-to 2\\) once the cause is fixed$" \
+    "... says to run the same command again"
+grep -q 'resume with --skip-to 2:0000000000000000' err
+isnt $? 0 "... and prints no resume point it never computed"
+
 sql -e "DROP DATABASE t4120_src; DROP DATABASE IF EXISTS t4120_dst;
-    DROP DATABASE t4120_sn"
+    DROP DATABASE t4120_sn; DROP DATABASE t4120_re"
 done_testing
