@@ -87,6 +87,42 @@ session_stmt(int kind)
 }
 
 /*
+ * A SET that changes the session only: not SET GLOBAL/PERSIST or
+ * @@global. (mysqldump --master-data's SET GLOBAL gtid_slave_pos), not
+ * SET PASSWORD, ROLE or DEFAULT ROLE, which change accounts or grants.
+ * (A user variable @global is the session's: one '@' before the word.)
+ */
+static int
+session_set(const struct split_stmt *st)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t;
+	int		 set = 0, first = 0, ats = 0;
+
+	sqltok_init(&l, st->text, st->len, st->mode);
+	while (sqltok_next(&l, &t) != SQLTOK_END) {
+		if (t.kind == SQLTOK_PUNCT && t.len == 1 && *t.p == '@') {
+			ats++;
+			continue;
+		}
+		if (!set) {
+			set = first = sqltok_is(&t, "SET");
+			ats = 0;
+			continue;
+		}
+		if (first && (sqltok_is(&t, "PASSWORD") || sqltok_is(&t, "ROLE") ||
+		    sqltok_is(&t, "DEFAULT")))
+			return 0;
+		first = 0;
+		if (ats != 1 && (sqltok_is(&t, "GLOBAL") ||
+		    sqltok_is(&t, "PERSIST") || sqltok_is(&t, "PERSIST_ONLY")))
+			return 0;
+		ats = 0;
+	}
+	return 1;
+}
+
+/*
  * --kind, --grep-table: the statements asked for, and every session
  * statement, so that those run as they would in the whole input (rows of
  * a TIMESTAMP column under the dump's SET TIME_ZONE, text under its SET
@@ -98,7 +134,7 @@ selected(const struct opts *o, const struct split_stmt *st)
 	if (o->kind == -1 && o->grep_table == NULL)
 		return 1;
 	if (session_stmt(st->kind) && (o->kind == -1 || !session_stmt(o->kind)))
-		return 1;
+		return st->kind != STK_SET || session_set(st);
 	if (o->kind != -1 && st->kind != o->kind)
 		return 0;
 	if (o->grep_table != NULL && !table_matches(o->grep_table, st))

@@ -82,5 +82,23 @@ is_file "$(rows t3150_dst >dst.rows; echo dst.rows)" src.rows "the same rows"
 is "$(sql -e "SELECT COUNT(*) FROM information_schema.tables
     WHERE table_schema = 't3150_dst'")" 1 "and only that table"
 
+# Server-wide SETs are not the session's: --grep-table leaves them out
+# (mysqldump --master-data/--gtid writes SET GLOBAL gtid_slave_pos; SET
+# PASSWORD, ROLE and DEFAULT ROLE change accounts), a session one and a
+# user variable named @global stay.
+cat >glob.sql <<'EOF2'
+SET GLOBAL gtid_slave_pos='0-1-100';
+/*!80000 SET @@GLOBAL.read_only = 0 */;
+SET PASSWORD FOR app@'%' = PASSWORD('x');
+SET DEFAULT ROLE r FOR app@'%';
+SET ROLE r;
+SET @@session.sql_mode = '', @global = 1;
+USE t3150_src;
+INSERT INTO ev VALUES (99, NOW());
+EOF2
+sqlsplit --list --grep-table ev glob.sql | cut -f2 >glob.lines
+is "$(tr '\n' ' ' <glob.lines)" "6 7 8 " \
+    "--grep-table: no server-wide SET, SET PASSWORD, ROLE or DEFAULT ROLE"
+
 sql -e "DROP DATABASE t3150_src; DROP DATABASE t3150_dst"
 done_testing
