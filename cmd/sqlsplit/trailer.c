@@ -160,9 +160,9 @@ marker_line(struct split *s, size_t pos)
 	 * keys from line 2 on: such a text is checked by its trailer alone.
 	 */
 	if (s->mark.r2s_hdr && s->mark.seg_max == 0 && s->nstmt == 0 &&
-	    line_at(s, off) == 2 && n >= 13 &&
+	    off == SQLTRAILER_HEADER_LEN && n >= 13 &&
 	    memcmp(b, "-- producer: ", 13) == 0)
-		s->mark.r2s_old = 1;
+		s->mark.r2s_old = 1;	/* line 1 whole: not lines 1-2 joined */
 	if (s->mark.seg_max == 0 && s->nstmt == 0 &&
 	    line_at(s, off) == 2 && n >= SQLTRAILER_SEGMENTS_LEN &&
 	    memcmp(b, SQLTRAILER_SEGMENTS, SQLTRAILER_SEGMENTS_LEN) == 0) {
