@@ -38,6 +38,11 @@ is_file()   { diff -u "$2" "$1" | sed -n '1,40s/^/# /p'; cmp -s "$1" "$2"; ok $?
 skip()      { _i=0; while [ $_i -lt "$1" ]; do _i=$((_i + 1)); T_N=$((T_N + 1));
               echo "ok $T_N # skip $2"; done; }
 diag()      { printf '# %s\n' "$*"; }
+# put FILE OFFSET BYTES: overwrite FILE's bytes at OFFSET with BYTES, in place.
+put() {
+	perl -e 'open(F, "+<:raw", $ARGV[0]) or die; seek(F, $ARGV[1], 0);
+	    print F $ARGV[2]; close F' "$@"
+}
 # wait_for CMD...: until CMD succeeds, at most 30 s; 1 if it never did.
 wait_for()  { _n=0; until "$@"; do _n=$((_n + 1)); [ $_n -ge 300 ] && return 1;
               sleep 0.1; done; }

@@ -28,8 +28,7 @@ set -- $(grep -bo "'row [0-9]* of the damage test'" dump.sql |
 off=$1
 id=$(tail -c +$((off + 1)) dump.sql | head -c 20 | sed "s/^'row \([0-9]*\).*/\1/")
 cp dump.sql bad.sql
-perl -e 'open(F, "+<:raw", $ARGV[0]) or die; seek(F, $ARGV[1], 0);
-    print F "R"; close F' bad.sql $((off + 1))
+put bad.sql $((off + 1)) R
 like "$(cmp dump.sql bad.sql)" "differ" "one byte changed, in row $id"
 
 sql -e "DROP DATABASE IF EXISTS $dst"

@@ -25,11 +25,6 @@ nck=$(grep -c '^-- rowpipe-checkpoint ' dump.sql)
 ok $([ "$nck" -ge 3 ]; echo $?) "the dump has $nck checkpoint lines"
 grep -bn '^-- rowpipe-checkpoint ' dump.sql | cut -d: -f2 >ck.off
 
-# put FILE OFFSET TEXT: overwrite bytes.
-put() {
-	perl -e 'open(F, "+<:raw", $ARGV[0]) or die; seek(F, $ARGV[1], 0);
-	    print F $ARGV[2]; close F' "$@"
-}
 # row_in N: the offset and id of a row value in the middle of segment N.
 row_in() {
 	lo=$(sed -n "$(($1 - 1))p" ck.off) hi=$(sed -n "$1p" ck.off)
