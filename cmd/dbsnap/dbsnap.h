@@ -212,6 +212,9 @@ struct snap {
 	struct leftout {		/* in the databases, not in the stream */
 		uint64_t	 procedures, functions, packages, package_bodies;
 		uint64_t	 events, triggers, users, roles;
+		/* kinds left out that the account cannot count: "EVENT" */
+		const char	*no_routines, *no_events, *no_accounts;
+		uint64_t	 no_triggers;	/* tables without TRIGGER */
 		/* -A: the system databases there, "mysql, sys" */
 		struct buf	 system_dbs;
 	}		 left;
@@ -274,7 +277,29 @@ void	 order_views(struct objlist *);
 /* users.c: --users, the accounts, roles and grants */
 void	 discover_users(struct snap *);
 
-/* leftout.c: count them in the snapshot, name them at the end */
+/*
+ * privs.c: the account's privileges, from SHOW GRANTS (privs_read(), on
+ * conns[0]).  privs_have(): does it hold priv (PRIV_*) on db.table
+ * (table NULL: on db.*; db NULL: on *.*)?  1 too when SHOW GRANTS could
+ * not be read: then nothing is refused on a guess.
+ */
+#define PRIV_ALL		0x01
+#define PRIV_SELECT		0x02
+#define PRIV_TRIGGER		0x04
+#define PRIV_EVENT		0x08
+#define PRIV_SHOW_VIEW		0x10
+#define PRIV_SHOW_ROUTINE	0x20	/* MariaDB 11.3 SHOW CREATE ROUTINE */
+void	 privs_read(struct snap *);
+int	 privs_have(unsigned priv, const char *db, const char *table);
+
+/*
+ * leftout.c: check_readable(), before the definitions are read: each
+ * kind of object asked for that the account cannot read is named with
+ * the privilege it needs, and dbsnap ends (exit 1) before it writes
+ * anything.  count_left_out() counts in the snapshot what is not asked
+ * for, report_left_out() names it at the end.
+ */
+void	 check_readable(struct snap *);
 void	 count_left_out(struct snap *);
 void	 report_left_out(struct snap *);
 

@@ -6,6 +6,7 @@
  * one line at the end with the option that includes it, so that a copy never leaves them
  * out silently.
  */
+#include <err.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,112 @@ count_accounts(struct snap *s)
 	mysql_free_result(r);
 }
 
+/* ", name" into b: the first five, then "and N more". */
+static void
+add_name(struct buf *b, size_t *n, const char *name)
+{
+	if (*n < 5)
+		buf_addf(b, "%s%s", *n > 0 ? ", " : "", name);
+	else if (*n == 5)
+		buf_adds(b, " and more");
+	(*n)++;
+}
+
+/*
+ * The tables (views: 1) of the dump whose privilege priv is missing,
+ * named into b; how many.
+ */
+static size_t
+tables_without(struct snap *s, unsigned priv, int views, struct buf *b)
+{
+	const struct table *t;
+	size_t		 i, n = 0;
+
+	for (i = 0; i < s->ntables; i++) {
+		t = s->tables[i];
+		if (t->is_view == views && !t->is_sequence &&
+		    !privs_have(priv, t->schema, t->name))
+			add_name(b, &n, ctx2(t->schema, t->name));
+	}
+	return n;
+}
+
+/* The dumped databases where neither test holds, named into b; how many. */
+static size_t
+dbs_without(struct snap *s, unsigned priv, unsigned priv2, struct buf *b)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < s->o->ndbs; i++)
+		if (!privs_have(priv, s->o->dbs[i], NULL) &&
+		    (priv2 == 0 || !privs_have(priv2, s->o->dbs[i], NULL)))
+			add_name(b, &n, s->o->dbs[i]);
+	return n;
+}
+
+/* One "left out" line of a kind asked for; 1 if there was one. */
+static int
+say_unreadable(struct snap *s, struct buf *b, size_t n, const char *what,
+    const char *needs)
+{
+	if (n == 0)
+		return 0;
+	must(b);
+	warnx("cannot read %s %s: needs %s", what, b->p, needs);
+	return 1;
+}
+
+void
+check_readable(struct snap *s)
+{
+	struct buf	 b = BUF_INIT;
+	int		 bad = 0, whole = s->o->ntables == 0, proc;
+	size_t		 n;
+
+	privs_read(s);
+	proc = privs_have(PRIV_SELECT, "mysql", "proc");
+	n = tables_without(s, PRIV_TRIGGER, 0, &b);
+	if (s->o->triggers)
+		bad |= say_unreadable(s, &b, n, "the triggers of",
+		    "the TRIGGER privilege on each (or --skip-triggers)");
+	else
+		s->left.no_triggers = n;
+	buf_reset(&b);
+	bad |= say_unreadable(s, &b, tables_without(s, PRIV_SHOW_VIEW, 1, &b),
+	    "the definition of the views", "SHOW VIEW on each (or "
+	    "--ignore-table each)");
+	buf_reset(&b);
+	n = whole ? dbs_without(s, PRIV_EVENT, 0, &b) : 0;
+	if (s->o->events)
+		bad |= say_unreadable(s, &b, n, "the events of",
+		    "EVENT on each database (or no -E)");
+	else if (n > 0)
+		s->left.no_events = "EVENT";
+	buf_reset(&b);
+	n = whole && !proc ? dbs_without(s, PRIV_SHOW_ROUTINE, 0, &b) : 0;
+	if (s->o->routines)
+		bad |= say_unreadable(s, &b, n, "the routines of",
+		    "SELECT on mysql.proc for those this account did not "
+		    "define (MariaDB 11.3: SHOW CREATE ROUTINE) (or no -R)");
+	else if (n > 0)
+		s->left.no_routines = "SELECT on mysql.proc";
+	buf_reset(&b);
+	if ((s->o->users || s->o->all_databases) &&
+	    !privs_have(PRIV_SELECT, "mysql", NULL)) {
+		if (s->o->users) {
+			buf_adds(&b, "and grants");
+			bad |= say_unreadable(s, &b, 1, "the accounts, roles",
+			    "SELECT on mysql.* (or no --users)");
+		} else
+			s->left.no_accounts = "SELECT on mysql.*";
+	}
+	buf_release(&b);
+	if (bad)
+		die(s, "the account cannot read all that the options ask for "
+		    "(named above): grant the privileges, or leave those "
+		    "objects out");
+}
+
 void
 count_left_out(struct snap *s)
 {
@@ -101,7 +208,7 @@ count_left_out(struct snap *s)
 	if (!s->o->triggers)
 		count(s, "triggers", "SELECT 'TRIGGER', COUNT(*) FROM "
 		    "information_schema.TRIGGERS", "TRIGGER_SCHEMA");
-	if (s->o->all_databases && !s->o->users)
+	if (s->o->all_databases && !s->o->users && s->left.no_accounts == NULL)
 		count_accounts(s);
 }
 
@@ -149,20 +256,35 @@ report_left_out(struct snap *s)
 	struct buf		 b = BUF_INIT;
 
 	add(&b, l->procedures, "procedure", "procedures");
+	if (l->no_routines != NULL)
+		buf_addf(&b, "%sroutines this account did not define (not "
+		    "counted: this account lacks %s)", b.len > 0 ? ", " : "",
+		    l->no_routines);
 	add(&b, l->functions, "function", "functions");
 	add(&b, l->packages, "package", "packages");
 	add(&b, l->package_bodies, "package body", "package bodies");
-	if (l->procedures + l->functions + l->packages + l->package_bodies > 0)
+	if (l->procedures + l->functions + l->packages + l->package_bodies > 0 ||
+	    l->no_routines != NULL)
 		buf_adds(&b, " (add -R)");
 	add(&b, l->events, "event", "events");
-	if (l->events > 0)
+	if (l->no_events != NULL)
+		buf_addf(&b, "%sevents (not counted: this account lacks %s)",
+		    b.len > 0 ? ", " : "", l->no_events);
+	if (l->events > 0 || l->no_events != NULL)
 		buf_adds(&b, " (add -E)");
 	add(&b, l->triggers, "trigger", "triggers");
-	if (l->triggers > 0)
+	if (l->no_triggers > 0)
+		buf_addf(&b, "%sthe triggers of %" PRIu64 " table%s (not "
+		    "counted: this account lacks TRIGGER)", b.len > 0 ? ", " :
+		    "", l->no_triggers, l->no_triggers == 1 ? "" : "s");
+	if (l->triggers > 0 || l->no_triggers > 0)
 		buf_adds(&b, " (add --triggers)");
 	add(&b, l->users, "user", "users");
 	add(&b, l->roles, "role", "roles");
-	if (l->users + l->roles > 0)
+	if (l->no_accounts != NULL)
+		buf_addf(&b, "%susers and roles (not counted: this account "
+		    "lacks %s)", b.len > 0 ? ", " : "", l->no_accounts);
+	if (l->users + l->roles > 0 || l->no_accounts != NULL)
 		buf_adds(&b, " (add --users)");
 	if (l->system_dbs.len > 0 && !l->system_dbs.err)
 		system_dbs(&b, l->system_dbs.p);

@@ -407,6 +407,7 @@ main(int argc, char *argv[])
 			err(1, "stdout");
 		return 0;
 	}
+	check_readable(&s);
 	open_connections(&s);
 	if (o->at_gtid != NULL)
 		replica_stop_at(&s);
