@@ -257,6 +257,8 @@ struct table *find_table_any(struct snap *, const char *name);
 
 /* schema.c */
 void	 discover_columns(struct snap *, const char *db);
+/* Has t a column of a spatial type (GEOMETRY, POINT, ...)? */
+int	 table_is_spatial(const struct table *t);
 void	 discover_keys(struct snap *, const char *db);
 void	 versioning_cols(struct table *);
 void	 build_select(struct snap *, struct table *);

@@ -38,6 +38,23 @@ static const char *const binary_types[] = {
 	"multilinestring", "multipolygon", "geometrycollection", NULL
 };
 
+static const char *const spatial_types[] = {
+	"geometry", "point", "linestring", "polygon", "multipoint",
+	"multilinestring", "multipolygon", "geometrycollection", NULL
+};
+
+int
+table_is_spatial(const struct table *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (t->cols[i].data_type != NULL &&
+		    in_list(t->cols[i].data_type, spatial_types))
+			return 1;
+	return 0;
+}
+
 void
 discover_columns(struct snap *s, const char *db)
 {
