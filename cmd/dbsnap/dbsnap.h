@@ -177,6 +177,7 @@ struct snap_opts {
 	int		 force;
 	int		 progress;	/* 1, or -1: when stderr is a terminal */
 	int		 verbose;	/* -v: say each step on stderr */
+	int		 print_position; /* --print-position */
 	unsigned	 lock_wait_timeout; /* seconds, for the global read lock */
 	unsigned	 jobs;
 	unsigned long long chunk_rows;

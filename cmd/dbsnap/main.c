@@ -171,6 +171,8 @@ static const struct opt options[] = {
 	    "print a plan of N parts, and exit"),
 	OPT_STR(0, "plan-file", "FILE", F(plan_file),
 	    "--part: the plan that --plan printed"),
+	OPT_FLAG(0, "print-position", F(print_position), 1,
+	    "print the snapshot's position and its replay command on stderr"),
 	OPT_FLAG(0, "progress", F(progress), 1,
 	    "progress on stderr (default: if it is a terminal)"),
 	OPT_FUNC('q', "quick", NULL, accepted, 0,
@@ -199,7 +201,7 @@ static const struct opt_prog prog = {
 	    "\t[--columns table:col,...] [--select table.col=expr]\n"
 	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
 	    "\t[--lock-wait-timeout seconds] [--progress] [--list] [--users]\n"
-	    "\t[--plan n | --part i/n [--plan-file file]]\n"
+	    "\t[--print-position] [--plan n | --part i/n [--plan-file file]]\n"
 	    "\t[--at-gtid pos [--gtid-wait-timeout seconds]] db [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"
 	    "       dbsnap [options] -A [--users]\n"
@@ -349,6 +351,48 @@ say(const struct snap *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+static const char *
+header_get(const struct snap *s, const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->header.n; i++)
+		if (strcmp(s->header.key[i], key) == 0 &&
+		    *s->header.val[i] != '\0')
+			return s->header.val[i];
+	return NULL;
+}
+
+/*
+ * --print-position, -v: the snapshot's binary log position and the
+ * mariadb-binlog(1) command that replays what came after it, on stderr
+ * (rowpipe(7), "Point-in-time recovery"), as mysqldump --master-data
+ * records it in the dump and mydumper in its metadata file.  The GTID
+ * form is given where there is one: on a replica stopped by --at-gtid it
+ * is the primary's position (gtid_pos), valid on every server's logs.
+ */
+static void
+print_position(const struct snap *s)
+{
+	const char	*file, *pos, *gtid, *from;
+
+	if (!s->o->print_position && !s->o->verbose)
+		return;
+	file = header_get(s, "binlog_file");
+	pos = header_get(s, "binlog_pos");
+	if ((gtid = header_get(s, "gtid_pos")) == NULL)
+		gtid = header_get(s, "gtid_binlog_pos");
+	if (file == NULL || pos == NULL) {
+		warnx("position: none: binary logging is off on the server, "
+		    "no binary log to replay after this snapshot");
+		return;
+	}
+	from = gtid != NULL ? gtid : pos;
+	warnx("position: %s %s, GTID %s; replay after a restore: "
+	    "mariadb-binlog --start-position=%s %s ... | sqlsplit | sqlexec",
+	    file, pos, gtid != NULL ? gtid : "none", from, file);
+}
+
 static void
 say_done(const struct snap *s)
 {
@@ -416,6 +460,7 @@ main(int argc, char *argv[])
 		replica_restart(&s);
 	say(&s, "snapshot on %u connection%s: consistency=%s", o->jobs,
 	    o->jobs == 1 ? "" : "s", s.consistency);
+	print_position(&s);
 	discover_details(&s);
 	if (o->parts > 0)
 		part_begin(&s);
