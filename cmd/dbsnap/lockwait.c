@@ -7,7 +7,10 @@
  * user and time) and how many statements wait behind it, and again every
  * ten seconds; give up after --lock-wait-timeout seconds (the session's
  * lock_wait_timeout, which bounds the flush's wait as well as the lock's)
- * with an error that names the statement.
+ * with an error that names the statement.  The error names what the
+ * watcher saw last while the lock was waiting: once the lock has failed,
+ * the statements that waited behind it run, and one of them may have run
+ * longer than the blocker (it started before, waiting for something else).
  *
  * The watcher thread asks through conns[1], which is idle until the lock
  * is taken (a lock is only taken with -j > 1).  It only prints: errors of
@@ -36,13 +39,16 @@ struct watch {
 	pthread_cond_t	 cv;
 	int		 done;
 	double		 start;
+	char		 last[512];	/* the blocker seen last, under mu */
 };
 
 /*
  * "query 1234 of app@10.0.0.5, running for 5.5 s: INSERT INTO ..." for
  * the longest-running statement other than dbsnap's and those waiting
- * for the lock, into buf; and the number of those waiting, into *behind.
- * "" if there is none, or the processlist could not be read.
+ * for a lock, into buf; and the number of those waiting, into *behind.
+ * While the lock waits, a statement younger than the lock's own is not
+ * what it waits for; one waiting for a user lock (GET_LOCK) is not
+ * writing.  "" if there is none, or the processlist could not be read.
  */
 static void
 blocker(struct snap *s, MYSQL *m, char *buf, size_t len, unsigned *behind)
@@ -60,8 +66,11 @@ blocker(struct snap *s, MYSQL *m, char *buf, size_t len, unsigned *behind)
 	    "FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() "
 	    "AND ID <> %lu AND INFO IS NOT NULL AND COMMAND NOT IN ('Sleep', "
 	    "'Daemon', 'Binlog Dump', 'Killed') AND STATE NOT LIKE "
-	    "'Waiting for %%lock%%' ORDER BY TIME_MS DESC LIMIT 1",
-	    mysql_thread_id(s->conns[0]), mysql_thread_id(s->conns[0]));
+	    "'Waiting for %%lock%%' AND STATE <> 'User lock' AND TIME_MS >= "
+	    "COALESCE((SELECT TIME_MS FROM information_schema.PROCESSLIST "
+	    "WHERE ID = %lu), 0) ORDER BY TIME_MS DESC LIMIT 1",
+	    mysql_thread_id(s->conns[0]), mysql_thread_id(s->conns[0]),
+	    mysql_thread_id(s->conns[0]));
 	if (mysql_query(m, q) != 0 || (r = mysql_store_result(m)) == NULL)
 		return;
 	if ((row = mysql_fetch_row(r)) != NULL && row[0] != NULL) {
@@ -75,13 +84,10 @@ blocker(struct snap *s, MYSQL *m, char *buf, size_t len, unsigned *behind)
 }
 
 static void
-say_waiting(struct watch *w, double waited)
+say_waiting(struct watch *w, double waited, const char *b, unsigned behind)
 {
 	struct snap	*s = w->s;
-	char		 b[512];
-	unsigned	 behind;
 
-	blocker(s, s->conns[1], b, sizeof(b), &behind);
 	progress_clear(s->prog);
 	fprintf(stderr, "%s: waiting %.0f s for the global read lock%s%s; "
 	    "%u statement%s of others wait behind it (giving up after %u s: "
@@ -90,32 +96,44 @@ say_waiting(struct watch *w, double waited)
 	    s->o->lock_wait_timeout);
 }
 
+/* Each second: what the lock waits for; said after 1 s, then every 10 s. */
 static void *
 watcher(void *arg)
 {
 	struct watch	*w = arg;
 	struct timespec	 ts;
-	double		 next = FIRST_SAY;
+	double		 next = FIRST_SAY, waited;
+	char		 b[512];
+	unsigned	 behind;
 
 	pthread_mutex_lock(&w->mu);
 	while (!w->done) {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_sec += 1;		/* look at most a second late */
 		if (pthread_cond_timedwait(&w->cv, &w->mu, &ts) != ETIMEDOUT ||
-		    w->done || mono_now() - w->start < next)
+		    w->done || (waited = mono_now() - w->start) < FIRST_SAY)
 			continue;
 		pthread_mutex_unlock(&w->mu);
-		say_waiting(w, mono_now() - w->start);
-		next += next == FIRST_SAY ? AGAIN_SAY - FIRST_SAY : AGAIN_SAY;
+		blocker(w->s, w->s->conns[1], b, sizeof(b), &behind);
+		if (waited >= next) {
+			say_waiting(w, waited, b, behind);
+			next += next == FIRST_SAY ? AGAIN_SAY - FIRST_SAY :
+			    AGAIN_SAY;
+		}
 		pthread_mutex_lock(&w->mu);
+		if (*b != '\0' && !w->done)
+			strlcpy(w->last, b, sizeof(w->last));
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
-/* The lock's statement on conns[0], watched.  0, or mysql's error. */
+/*
+ * The lock's statement on conns[0], watched.  0, or mysql's error; the
+ * blocker the watcher saw last into last[len] ("" if none).
+ */
 static int
-watched_query(struct snap *s, const char *q)
+watched_query(struct snap *s, const char *q, char *last, size_t len)
 {
 	struct watch	 w = { .s = s, .start = mono_now() };
 	pthread_t	 t;
@@ -132,6 +150,7 @@ watched_query(struct snap *s, const char *q)
 		pthread_mutex_unlock(&w.mu);
 		pthread_join(t, NULL);
 	}
+	strlcpy(last, w.last, len);
 	pthread_mutex_destroy(&w.mu);
 	pthread_cond_destroy(&w.cv);
 	return rc;
@@ -147,7 +166,7 @@ take_read_lock(struct snap *s)
 	snprintf(q, sizeof(q), "SET SESSION lock_wait_timeout = %u",
 	    s->o->lock_wait_timeout);
 	sql_exec(m, "lock_wait_timeout", q, strlen(q));
-	if (watched_query(s, "FLUSH TABLES WITH READ LOCK") == 0)
+	if (watched_query(s, "FLUSH TABLES WITH READ LOCK", b, sizeof(b)) == 0)
 		return "UNLOCK TABLES";
 	no = mysql_errno(m);
 	conn_strerror(m, e, sizeof(e));
@@ -158,7 +177,8 @@ take_read_lock(struct snap *s)
 		    "consistent snapshot without it, or --no-lock to give up "
 		    "consistency", e);
 	if (no == ER_LOCK_WAIT_TIMEOUT) {
-		blocker(s, s->conns[1], b, sizeof(b), &behind);
+		if (*b == '\0')	/* not seen while it waited */
+			blocker(s, s->conns[1], b, sizeof(b), &behind);
 		die(s, "global read lock: not taken in %u s "
 		    "(--lock-wait-timeout)%s%s", s->o->lock_wait_timeout,
 		    *b != '\0' ? ", waiting for " : "", b);

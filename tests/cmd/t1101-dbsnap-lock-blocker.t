@@ -1,0 +1,80 @@
+#!/bin/sh
+# --lock-wait-timeout names the statement that blocks the global read
+# lock, not one that waited behind it (#25).  After the lock fails, the
+# statements queued behind it run; one that started before the blocker
+# (a CALL that first waited for a user lock) had run longer, and the
+# error, which looked at the processlist only then, named it.  Now the
+# error names what the watcher saw while the lock waited.  The server is
+# the test's own (t1051 says why); no timing decides a result: the user
+# lock is released once dbsnap says it waits, and whether the CALL's
+# INSERT then queues behind the lock or runs after its failure, it is
+# the older statement either way.
+. "$(dirname "$0")/../lib.sh"
+. "$RP_TOP/tests/server.sh"
+need_server
+server_add OWN "$T_DIR/own" --server-id=52 --innodb-buffer-pool-size=32M \
+    --innodb-log-file-size=16M >/dev/null || fail_all "a second server did not start"
+HOLDER=
+trap '[ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null; server_stop_pid "$OWN_PID"; rm -rf "$T_DIR"' EXIT
+RP_SOCK=$OWN_SOCK
+DB=t1101_db
+fresh_db $DB
+sql $DB <<'SQL' || exit 1
+CREATE TABLE t (id int PRIMARY KEY);
+CREATE TABLE w (v int);
+DELIMITER ;;
+CREATE PROCEDURE late()
+BEGIN
+  DO GET_LOCK('t1101', 120);
+  INSERT INTO w SELECT SLEEP(60);
+END;;
+SQL
+running() {
+	_id=$(sql -e "SELECT ID FROM information_schema.PROCESSLIST
+	    WHERE INFO LIKE '$1%' AND STATE = '$2'")
+	[ -n "$_id" ] && echo "$_id"
+}
+
+# A session of the test holds the user lock, idle.
+mkfifo hold.in
+sql -n <hold.in >hold.out &
+HOLDER=$!
+exec 3>hold.in
+echo "SELECT GET_LOCK('t1101', 0);" >&3
+wait_for grep -q 1 hold.out
+ok $? "the test holds a user lock"
+# The older statement: waits for the user lock (not a write yet).
+(exec 3>&-; sql $DB -e "CALL late()" >/dev/null 2>&1) &
+cpid=$!
+wait_for running "DO GET_LOCK" "User lock" >/dev/null
+ok $? "a CALL waits for the user lock"
+# The blocker: a write, which the global read lock waits for.
+(exec 3>&-; sql $DB -e "INSERT INTO w SELECT SLEEP(30)" >/dev/null 2>&1) &
+spid=$!
+wait_for running "INSERT INTO w SELECT SLEEP(30)" "User sleep" >/dev/null
+blocker=$(running "INSERT INTO w SELECT SLEEP(30)" "User sleep")
+ok $? "a long write is running (query $blocker)"
+
+: >err
+(exec 3>&-; dbsnap $(CONN) -j 2 --lock-wait-timeout 3 $DB >out.rp 2>err) &
+dpid=$!
+wait_for grep -q 'waiting' err
+ok $? "dbsnap says it waits"
+like "$(head -1 err)" "for query $blocker of root@localhost" \
+    "... for the blocker, not for the CALL waiting for a user lock"
+echo "DO RELEASE_LOCK('t1101');" >&3
+wait $dpid
+is "$?" 1 "--lock-wait-timeout 3: exit 1"
+like "$(tail -1 err)" "^dbsnap: global read lock: not taken in 3 s \(--lock-wait-timeout\), waiting for query $blocker of root@localhost, running for [0-9.]+ s: INSERT INTO w SELECT SLEEP\(30\)$" \
+    "... the error names the blocker (before: the CALL's INSERT)"
+
+exec 3>&-
+wait $HOLDER
+HOLDER=
+for q in $(sql -e "SELECT ID FROM information_schema.PROCESSLIST
+    WHERE INFO LIKE 'INSERT INTO w%' AND ID <> CONNECTION_ID()"); do
+	sql -e "KILL $q" 2>/dev/null
+done
+wait $spid
+wait $cpid
+done_testing
