@@ -19,6 +19,10 @@
  * option file gave a password, which is the mysql client's order.
  */
 #include <sys/mman.h>
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +46,13 @@
 #include <ma_pvio.h>
 
 #define PASS_MAX	1024
+
+/* TCP keepalive and TCP_USER_TIMEOUT: a peer that is gone ends a wait in
+ * about two minutes; a healthy server answers the probes (conn.h). */
+#define KEEP_IDLE	30	/* seconds of silence before the first probe */
+#define KEEP_INTVL	10	/* seconds between probes */
+#define KEEP_CNT	9	/* probes unanswered before the end */
+#define USER_TIMEOUT_MS	120000	/* unacknowledged data, at most */
 
 /* For option errors: a whole message with the option and its value. */
 static char	 conn_errmsg[256];
@@ -216,6 +227,12 @@ conn_getopt(struct conn_opts *o, int ch, char *arg, const char **errstr)
 	case CONN_OPT_CONNECT_TIMEOUT:
 		return set_uint(&o->connect_timeout, arg, 1, 31536000,
 		    "connect-timeout", errstr);
+	case CONN_OPT_READ_TIMEOUT:
+		return set_uint(&o->read_timeout, arg, 0, 31536000,
+		    "read-timeout", errstr);
+	case CONN_OPT_WRITE_TIMEOUT:
+		return set_uint(&o->write_timeout, arg, 0, 31536000,
+		    "write-timeout", errstr);
 	default:
 		return 0;
 	}
@@ -255,6 +272,12 @@ const struct opt conn_options[] = {
 	    "permitted ciphers"),
 	CONN_OPT(0, "connect-timeout", "SECONDS", CONN_OPT_CONNECT_TIMEOUT,
 	    "give up connecting after SECONDS"),
+	/* opt's own in the files ([PROG]): Connector/C ignores these keys */
+	OPT_FUNC(0, "read-timeout", "SECONDS", conn_opt, CONN_OPT_READ_TIMEOUT,
+	    "fail a read that waits SECONDS for the server (0: never)"),
+	OPT_FUNC(0, "write-timeout", "SECONDS", conn_opt,
+	    CONN_OPT_WRITE_TIMEOUT, "fail a write that waits SECONDS for the "
+	    "server (0: never)"),
 	CONN_OPT('C', "compress", NULL, CONN_OPT_COMPRESS,
 	    "compress the protocol (for slow networks)"),
 	OPT_TABLE_END
@@ -567,6 +590,44 @@ open_optfile(const struct conn_opts *o, char *path, size_t pathlen,
 	return fd;
 }
 
+/*
+ * Keepalive on a TCP connection (conn.h).  Best effort: a system without
+ * one of these options keeps its defaults.
+ */
+static void
+set_keepalive(MYSQL *m)
+{
+	unsigned int	 type = PVIO_TYPE_SOCKET;
+	int		 fd, on = 1, idle = KEEP_IDLE, intvl = KEEP_INTVL;
+	int		 cnt = KEEP_CNT;
+	unsigned int	 user = USER_TIMEOUT_MS;
+
+	if (mariadb_get_infov(m, MARIADB_CONNECTION_PVIO_TYPE, &type) != 0 ||
+	    type != PVIO_TYPE_SOCKET || (fd = conn_socket(m)) == -1)
+		return;
+	(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+#ifdef TCP_KEEPIDLE
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+	    sizeof(intvl));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+#endif
+#ifdef TCP_USER_TIMEOUT
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user,
+	    sizeof(user));
+#endif
+}
+
+int
+conn_socket(MYSQL *m)
+{
+	my_socket	 s;
+
+	if (m == NULL || (s = mysql_get_socket(m)) < 0)
+		return -1;
+	return (int)s;
+}
+
 static pthread_once_t	 library_once = PTHREAD_ONCE_INIT;
 static int		 library_rc;
 
@@ -602,13 +663,19 @@ conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
 	if (mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, path) != 0 ||
 	    mysql_optionsv(m, MYSQL_READ_DEFAULT_GROUP,
 	    o->program != NULL ? o->program : "client") != 0 ||
-	    (o->compress && mysql_optionsv(m, MYSQL_OPT_COMPRESS, NULL) != 0))
+	    (o->compress && mysql_optionsv(m, MYSQL_OPT_COMPRESS, NULL) != 0) ||
+	    (o->read_timeout != 0 && mysql_optionsv(m, MYSQL_OPT_READ_TIMEOUT,
+	    &o->read_timeout) != 0) ||
+	    (o->write_timeout != 0 && mysql_optionsv(m,
+	    MYSQL_OPT_WRITE_TIMEOUT, &o->write_timeout) != 0))
 		snprintf(errbuf, errlen, "mysql_options: %s", mysql_error(m));
 	else if (mysql_real_connect(m, o->host, o->user, o->password, db,
 	    o->port, o->socket, flags) == NULL)
 		conn_strerror(m, errbuf, errlen);
-	else if (check_tls(o, m, errbuf, errlen) == 0)
+	else if (check_tls(o, m, errbuf, errlen) == 0) {
+		set_keepalive(m);
 		ok = m;
+	}
 	if (tmp)
 		unlink(path);
 	close(fd);

@@ -32,6 +32,8 @@ enum {
 	CONN_OPT_SSL_CIPHER,
 	CONN_OPT_CONNECT_TIMEOUT,
 	CONN_OPT_COMPRESS,
+	CONN_OPT_READ_TIMEOUT,
+	CONN_OPT_WRITE_TIMEOUT,
 	CONN_OPT_MAX			/* programs number their own from here */
 };
 
@@ -75,6 +77,14 @@ struct conn_opts {
 	int		 compress;	/* -C: protocol compression */
 	int		 prompt_password; /* -p with no value: ask once */
 	unsigned	 connect_timeout; /* seconds, 0: default */
+	/*
+	 * Seconds one read or write on the connection may wait for the
+	 * server (--read-timeout, --write-timeout), then the call fails
+	 * with "Lost connection" (2013); 0: no limit.  A program sets its
+	 * default before opt_parse(); [PROG] in a file and the command line
+	 * override it (opt.h).
+	 */
+	unsigned	 read_timeout, write_timeout;
 };
 
 /*
@@ -117,6 +127,14 @@ MYSQL	*conn_open(const struct conn_opts *, const char *db,
 	    unsigned long flags, char *errbuf, size_t errlen);
 
 /*
+ * The socket of a connection made by conn_open(), for shutdown(2) from
+ * another thread when the server no longer answers (a statement blocked
+ * in read(2) then fails at once with "Lost connection", 2013); -1 if m
+ * has none.  The fd stays m's: never close it.
+ */
+int	 conn_socket(MYSQL *m);
+
+/*
  * "message (errno, SQLSTATE)" for the last error on m, in buf.  Returns
  * buf.  For server errors the mysql client's wording is kept.
  */
@@ -140,6 +158,12 @@ void	 conn_opts_clear(struct conn_opts *);
  * - conn_open() with --defaults-file or --defaults-extra-file naming a
  *   file that cannot be read fails with "--defaults-file PATH: reason";
  *   programs call conn_opts_check() first to make that a usage error.
+ * - conn_open() over TCP turns TCP keepalive on (first probe after 30 s
+ *   of silence, then every 10 s) and sets TCP_USER_TIMEOUT to 120 s, so
+ *   that a peer that is gone (host down, packets dropped) ends a wait in
+ *   about two minutes, while a healthy server that sends nothing for
+ *   hours (an ALTER TABLE ... ADD KEY) still answers the probes: no
+ *   read timeout is needed for that, and none is set by default.
  */
 
 #endif

@@ -38,6 +38,10 @@
  * spool's memory, not in a temporary file.
  */
 #define CHUNK_BYTES_MAX	(SPOOL_MEM_MAX / 2)
+/* --read-timeout's default, seconds: no healthy dump waits that long for
+ * a byte (a chunk's rows stream in key order as they are found); a
+ * --where that matches nothing for a long stretch of a huge table can. */
+#define DBSNAP_READ_TIMEOUT	3600
 
 /* Key/value attributes of an object or table, owned strings. */
 struct attrs {

@@ -418,6 +418,7 @@ main(int argc, char *argv[])
 	o->chunk_rows = 100000;
 	o->lock_wait_timeout = 60;
 	o->gtid_wait_timeout = 60;
+	o->conn.read_timeout = DBSNAP_READ_TIMEOUT;
 	o->progress = -1;
 	parse_args(o, argc, argv);
 	if (!o->list && !o->plan_parts && !o->force)

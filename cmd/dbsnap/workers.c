@@ -524,17 +524,27 @@ build_query(struct worker *w, struct table *t, size_t ci, int keyset_after)
 		die(w->s, "out of memory");
 }
 
-/* The statement's error, or the connection's (a lost connection). */
+/*
+ * The statement's error, or the connection's (a lost connection).  A
+ * read that timed out (Connector/C leaves errno ETIMEDOUT: --read-timeout,
+ * or TCP keepalive) says so: the server, or the network to it, stopped
+ * answering.
+ */
 static __dead void
 stmt_die(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
 {
-	char	 e[512];
+	char		 e[512], late[96] = "";
+	unsigned	 rt = w->s->o->conn.read_timeout;
 
+	if (errno == ETIMEDOUT && rt != 0)
+		snprintf(late, sizeof(late), "the server sent nothing for "
+		    "%u s (--read-timeout): ", rt);
 	if (st == NULL || mysql_stmt_errno(st) == 0)
-		die(w->s, "%s.%s: chunk %zu: %s", t->schema, t->name, no,
-		    conn_strerror(w->m, e, sizeof(e)));
-	die(w->s, "%s.%s: chunk %zu: %s (%u, %s)", t->schema, t->name, no,
-	    mysql_stmt_error(st), mysql_stmt_errno(st), mysql_stmt_sqlstate(st));
+		die(w->s, "%s.%s: chunk %zu: %s%s", t->schema, t->name, no,
+		    late, conn_strerror(w->m, e, sizeof(e)));
+	die(w->s, "%s.%s: chunk %zu: %s%s (%u, %s)", t->schema, t->name, no,
+	    late, mysql_stmt_error(st), mysql_stmt_errno(st),
+	    mysql_stmt_sqlstate(st));
 }
 
 /* The statement's result columns, checked and made ready for binrow. */

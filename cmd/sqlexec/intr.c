@@ -5,15 +5,30 @@
  * server must be killed.  The signals are blocked in every thread and
  * taken by one watcher thread (signalfd(2)), so that no connection's I/O
  * ever sees EINTR.  On the first signal the watcher stops the run
- * (sx_interrupt()), wakes the reader through a self-pipe, and sends
- * KILL QUERY for every busy connection on a connection of its own, as the
- * mysql client does on Ctrl-C (client/mysql.cc, kill_query()).  The killed
- * statements fail, their units roll back, and the dispatcher reports the
- * committed prefix.  KILL QUERY that reaches a connection between two
- * statements is lost (the server clears it when the next one starts), so
- * the watcher sends it again every 200 ms while a connection stays busy.
+ * (sx_interrupt()), wakes the reader through a self-pipe, and starts a
+ * killer thread that sends KILL QUERY for every busy connection on a
+ * connection of its own, as the mysql client does on Ctrl-C
+ * (client/mysql.cc, kill_query()).  The killed statements fail, their
+ * units roll back, and the dispatcher reports the committed prefix.
+ * KILL QUERY that reaches a connection between two statements is lost
+ * (the server clears it when the next one starts), so the killer sends
+ * it again every 200 ms while a connection stays busy.
+ *
+ * Every wait is bounded, so that the first signal always ends the run
+ * with its resume point, also when the server no longer answers
+ * (packets dropped, sockets open: no read on the workers' connections
+ * would ever return, and they have no read timeout, which would fire on
+ * a healthy ALTER that sends nothing for minutes).  The killer's
+ * connection has a deadline for connecting and for each KILL
+ * (KILL_TIMEOUT_S); when it cannot reach the server, or when the run
+ * still has not ended SHUT_AFTER_MS after the signal, the watcher shuts
+ * the workers' sockets down (shutdown(2)), and each blocked call fails at
+ * once with "Lost connection" (2013).  The watcher itself never waits on
+ * the server, so a second signal is always taken, and ends the process
+ * at once with the signal's default effect.
  */
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,19 +38,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sqlexec.h"
 
 #define KILL_AGAIN_MS	200
+#define KILL_TIMEOUT_S	5	/* connect, and each KILL, on the killer's */
+#define SHUT_AFTER_MS	10000	/* from the first signal to shutdown(2) */
 
 struct sx_intr {
-	pthread_t	 th;
+	pthread_t	 th, kth;	/* the watcher, the killer */
+	int		 kth_on;	/* kth was started */
 	sigset_t	 set, old;
 	int		 sfd;		/* signalfd for SIGINT, SIGTERM */
 	int		 wake[2];	/* readable once interrupted */
 	int		 quit[2];	/* sx_intr_stop() to the watcher */
+	int		 unreach[2];	/* the killer to the watcher: no server */
 	int		 sig;		/* the first signal, 0 before */
+	int		 kquit;		/* under x->mu: the killer ends */
+	int		*fds;		/* the workers' sockets, -1: none */
+	int		 nfds;
+	int		 shut;		/* the sockets are shut down */
 };
 
 void
@@ -75,16 +99,27 @@ sx_conn_end(struct sx *x, int c)
 	pthread_mutex_unlock(&x->mu);
 }
 
+static long long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /*
- * KILL QUERY for every busy connection.  Returns how many were busy; the
- * killer connection is opened on first use and kept in *kp.
+ * KILL QUERY for every busy connection, on *kp (opened on first use,
+ * with deadlines).  Returns how many were busy, or -1 if the server
+ * could not be reached or did not answer in time.
  */
 static int
 kill_busy(struct sx *x, MYSQL **kp)
 {
+	struct conn_opts co = x->o->conn;	/* shallow: read only */
 	char		 q[64], errbuf[512];
 	unsigned long	*ids;
-	int		 c, n = 0;
+	int		 c, n = 0, rc;
 
 	if ((ids = calloc(x->nconn, sizeof(*ids))) == NULL)
 		return 0;
@@ -93,17 +128,91 @@ kill_busy(struct sx *x, MYSQL **kp)
 		if (x->busy[c])
 			ids[n++] = x->conn_id[c];
 	pthread_mutex_unlock(&x->mu);
-	if (n > 0 && *kp == NULL &&
-	    (*kp = conn_open(&x->o->conn, NULL, 0, errbuf,
-	    sizeof(errbuf))) == NULL)
-		sx_report(x, "interrupted: cannot connect to kill the running "
-		    "statements: %s", errbuf);
+	rc = n;
+	/* connected even with none busy: a COMMIT may wait unmarked, and
+	 * the connection tells whether the server answers at all */
+	if (*kp == NULL) {
+		co.connect_timeout = co.read_timeout = co.write_timeout =
+		    KILL_TIMEOUT_S;
+		if ((*kp = conn_open(&co, NULL, 0, errbuf,
+		    sizeof(errbuf))) == NULL) {
+			sx_report(x, "interrupted: cannot connect to kill the "
+			    "running statements: %s", errbuf);
+			rc = -1;
+		}
+	}
 	for (c = 0; c < n && *kp != NULL; c++) {
 		snprintf(q, sizeof(q), "KILL QUERY %lu", ids[c]);
-		(void)mysql_query(*kp, q);	/* gone already: fine */
+		/* the thread gone already (1094) is fine; no answer is not */
+		if (mysql_query(*kp, q) != 0 && sx_fatal_errno(mysql_errno(*kp))) {
+			sx_report(x, "interrupted: KILL QUERY: %s",
+			    conn_strerror(*kp, errbuf, sizeof(errbuf)));
+			rc = -1;
+			break;
+		}
 	}
 	free(ids);
-	return n;
+	return rc;
+}
+
+/* The killer: KILL QUERY until no connection is busy or it is told to end. */
+static void *
+killer(void *arg)
+{
+	struct sx	*x = arg;
+	struct sx_intr	*in = x->intr;
+	MYSQL		*k = NULL;
+	int		 n, quit;
+
+	for (;;) {
+		if ((n = kill_busy(x, &k)) == -1) {
+			(void)write(in->unreach[1], "", 1);
+			break;
+		}
+		pthread_mutex_lock(&x->mu);
+		quit = in->kquit;
+		pthread_mutex_unlock(&x->mu);
+		if (quit)
+			break;
+		poll(NULL, 0, KILL_AGAIN_MS);
+	}
+	if (k != NULL)
+		mysql_close(k);
+	return NULL;
+}
+
+/*
+ * Shut the workers' sockets down: their blocked reads and writes return
+ * at once.  The fds stay open (mysql_close() closes them), so no other
+ * file can take their numbers meanwhile.
+ */
+static void
+shut_all(struct sx *x, const char *why)
+{
+	struct sx_intr	*in = x->intr;
+	int		 i;
+
+	if (in->shut)
+		return;
+	in->shut = 1;
+	sx_report(x, "interrupted: %s: closing its connections", why);
+	for (i = 0; i < in->nfds; i++)
+		if (in->fds[i] != -1)
+			(void)shutdown(in->fds[i], SHUT_RDWR);
+}
+
+/* The first signal: stop the run, start the killer. */
+static void
+first_signal(struct sx *x, int sig)
+{
+	struct sx_intr	*in = x->intr;
+
+	in->sig = sig;
+	sx_interrupt(x, sig);
+	if (pthread_create(&in->kth, NULL, killer, x) == 0)
+		in->kth_on = 1;
+	else
+		shut_all(x, "cannot start a thread to kill the statements");
 }
 
 static void *
@@ -112,16 +221,21 @@ watcher(void *arg)
 	struct sx		*x = arg;
 	struct sx_intr		*in = x->intr;
 	struct signalfd_siginfo	 si;
-	struct pollfd		 pfd[2];
-	MYSQL			*k = NULL;
-	int			 busy = 0;
+	struct pollfd		 pfd[3];
+	long long		 deadline = 0, left;
+	char			 c;
 
 	pfd[0].fd = in->sfd;
-	pfd[0].events = POLLIN;
 	pfd[1].fd = in->quit[0];
-	pfd[1].events = POLLIN;
+	pfd[2].fd = in->unreach[0];
+	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
 	for (;;) {
-		if (poll(pfd, 2, busy ? KILL_AGAIN_MS : -1) == -1) {
+		left = -1;
+		if (in->sig != 0 && !in->shut &&
+		    (left = deadline - now_ms()) < 0)
+			left = 0;
+		if (poll(pfd, 3, left > INT32_MAX ? INT32_MAX : (int)left)
+		    == -1) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -136,14 +250,15 @@ watcher(void *arg)
 				pthread_sigmask(SIG_UNBLOCK, &in->set, NULL);
 				raise(si.ssi_signo);
 			}
-			in->sig = si.ssi_signo;
-			sx_interrupt(x, in->sig);
+			deadline = now_ms() + SHUT_AFTER_MS;
+			first_signal(x, si.ssi_signo);
 		}
-		if (in->sig != 0)
-			busy = kill_busy(x, &k) > 0 && k != NULL;
+		if (pfd[2].revents != 0 && read(in->unreach[0], &c, 1) == 1)
+			shut_all(x, "the server does not answer");
+		else if (in->sig != 0 && !in->shut && now_ms() >= deadline)
+			shut_all(x, "the server did not end the statements "
+			    "in time");
 	}
-	if (k != NULL)
-		mysql_close(k);
 	return NULL;
 }
 
@@ -166,17 +281,28 @@ sx_intr_start(struct sx *x)
 	if ((in = calloc(1, sizeof(*in))) == NULL)
 		return -1;
 	in->sfd = in->wake[0] = in->wake[1] = in->quit[0] = in->quit[1] = -1;
+	in->unreach[0] = in->unreach[1] = -1;
+	if ((in->fds = calloc(x->nconn > 0 ? x->nconn : 1,
+	    sizeof(*in->fds))) == NULL) {
+		free(in);
+		return -1;
+	}
+	/* the connections stay until sx_disconnect(), after sx_intr_stop() */
+	for (in->nfds = 0; in->nfds < x->nconn; in->nfds++)
+		in->fds[in->nfds] = conn_socket(x->conn[in->nfds]);
 	sigemptyset(&in->set);
 	sigaddset(&in->set, SIGINT);
 	sigaddset(&in->set, SIGTERM);
 	if ((e = pthread_sigmask(SIG_BLOCK, &in->set, &in->old)) != 0) {
+		free(in->fds);
 		free(in);
 		errno = e;
 		return -1;
 	}
 	if ((in->sfd = signalfd(-1, &in->set, SFD_CLOEXEC)) == -1 ||
 	    pipe2(in->wake, O_CLOEXEC) == -1 ||
-	    pipe2(in->quit, O_CLOEXEC) == -1)
+	    pipe2(in->quit, O_CLOEXEC) == -1 ||
+	    pipe2(in->unreach, O_CLOEXEC) == -1)
 		goto fail;
 	x->intr = in;
 	if ((e = pthread_create(&in->th, NULL, watcher, x)) != 0) {
@@ -191,7 +317,9 @@ fail:
 		close(in->sfd);
 	close_pair(in->wake);
 	close_pair(in->quit);
+	close_pair(in->unreach);
 	pthread_sigmask(SIG_SETMASK, &in->old, NULL);
+	free(in->fds);
 	free(in);
 	errno = e;
 	return -1;
@@ -206,10 +334,18 @@ sx_intr_stop(struct sx *x)
 		return;
 	(void)write(in->quit[1], "", 1);
 	pthread_join(in->th, NULL);
+	if (in->kth_on) {
+		pthread_mutex_lock(&x->mu);
+		in->kquit = 1;
+		pthread_mutex_unlock(&x->mu);
+		pthread_join(in->kth, NULL);	/* bounded: KILL_TIMEOUT_S */
+	}
 	x->intr = NULL;
 	close(in->sfd);
 	close_pair(in->wake);
 	close_pair(in->quit);
+	close_pair(in->unreach);
+	free(in->fds);
 	/* A signal that came after the watcher: its default effect now. */
 	pthread_sigmask(SIG_SETMASK, &in->old, NULL);
 	free(in);

@@ -315,7 +315,11 @@ void	 sx_conn_end(struct sx *, int c);
  * the first signal the watcher calls sx_interrupt() and kills the
  * statements of every busy connection (KILL QUERY on a connection of its
  * own, as the mysql client does on Ctrl-C), again every 200 ms while one
- * stays busy; a second signal ends the process at once.  0, or -1 with
+ * stays busy; when that connection cannot reach the server, or the run
+ * has not ended 10 s after the signal, it shuts down the sockets of
+ * conn[0..nconn-1] (which must stay open until sx_intr_stop()), so that
+ * every blocked call fails; a second signal ends the process at once.
+ * 0, or -1 with
  * errno set (nothing changed).  sx_intr_stop() ends the watcher and
  * restores the signal mask; a no-op without sx_intr_start().
  */

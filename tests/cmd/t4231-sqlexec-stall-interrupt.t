@@ -1,0 +1,92 @@
+#!/bin/sh
+# sqlexec: interrupts that always work.  With the target unreachable (the
+# packets go nowhere, the sockets stay open: tests/tools/stallproxy after
+# SIGUSR1), the first SIGTERM or SIGINT ends the run with its resume
+# point (the connection that kills cannot reach the server, so the
+# workers' sockets are shut down), and a second signal ends sqlexec at
+# once.  Issue 23: both were ignored; only SIGKILL ended sqlexec.
+. "$(dirname "$0")/../lib.sh"
+need_server
+[ -n "${RP_PORT:-}" ] || skip_all "no TCP port for the server"
+C=$(CONN)
+CK=t4231_ck.pos
+
+# A table without a key (a row loaded twice shows), 3000 one-row INSERTs,
+# every 50th sleeping 10 ms: a run of a few seconds.
+awk 'BEGIN {
+	print "DROP DATABASE IF EXISTS t4231;\nCREATE DATABASE t4231;"
+	print "USE t4231;\nCREATE TABLE t (id INT, v INT);"
+	for (n = 1; n <= 3000; n++)
+		printf "INSERT INTO t VALUES (%d, %s);\n", n,
+		    n % 50 ? "0" : "SLEEP(0.01)"
+}' | sqlexec-gen >in.rp
+want="3000	$((3000 * 3001 / 2))	3000"
+rows() { sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM t4231.t"; }
+nrows() { sql -e "SELECT COUNT(*) FROM t4231.t" 2>/dev/null || echo 0; }
+atleast() { [ "$(nrows)" -ge "$1" ]; }
+gone() { ! kill -0 "$1" 2>/dev/null; }
+sql -e "DROP DATABASE IF EXISTS t4231_ck; CREATE DATABASE t4231_ck"
+
+# start: a proxy, and sqlexec through it with --checkpoint; once 600 rows
+# are committed, stall the proxy.
+start() {
+	rm -f pport
+	sql -e "DROP DATABASE IF EXISTS t4231; DELETE FROM $CK" 2>/dev/null
+	stallproxy 0 127.0.0.1 "$RP_PORT" >pport &
+	proxy=$!
+	wait_for test -s pport
+	sqlexec --no-defaults -uroot -h 127.0.0.1 -P "$(cat pport)" -j 2 \
+	    --commit-every 100 --checkpoint $CK <in.rp 2>err &
+	pid=$!
+	wait_for atleast 600
+	ok $? "$1: 600 rows committed through the proxy"
+	kill -USR1 $proxy
+}
+# finish: after the run ended, resume as printed (on the socket) and
+# check every row is there once.
+finish() {
+	kill $proxy
+	wait $proxy
+	sqlexec $C -j 2 --commit-every 100 --checkpoint $CK --resume <in.rp 2>err2
+	is $? 0 "$1: --resume exits 0"
+	[ -s err2 ] && sed -n '1,5s/^/# /p' err2
+	is "$(rows)" "$want" "$1: every row exactly once"
+}
+
+for sig in TERM INT; do
+	start "SIG$sig"
+	kill -$sig $pid
+	wait_for gone $pid
+	ok $? "SIG$sig, server unreachable: sqlexec ends (deadline 30 s)"
+	gone $pid || { kill -9 $pid; sleep 1; }
+	wait $pid
+	is $? 1 "SIG$sig: exit 1"
+	like "$(cat err)" "interrupted: the server does not answer: closing its connections" \
+	    "SIG$sig: says the server does not answer"
+	like "$(tail -1 err)" "^sqlexec: statements 1-[0-9]+ are committed; resume with --resume \\(checkpoint $CK records it\\)$" \
+	    "SIG$sig: the resume point"
+	finish "SIG$sig"
+done
+
+# Two signals: the second ends sqlexec at once, by the signal.
+# (two signals pending at once are one: the second is sent once the
+# first was taken, that is once the killer's connection is there)
+conns() { [ "$(ss -tnH state established "( dport = :$(cat pport) )" |
+    wc -l)" -ge 3 ]; }
+if command -v ss >/dev/null; then
+	start "two signals"
+	kill -INT $pid
+	wait_for conns
+	kill -INT $pid
+	wait_for gone $pid
+	ok $? "two SIGINTs, server unreachable: sqlexec ends (deadline 30 s)"
+	gone $pid || { kill -9 $pid; sleep 1; }
+	wait $pid
+	is $? 130 "two SIGINTs: ended by the signal (128 + 2)"
+	finish "two SIGINTs"
+else
+	skip 6 "no ss(8) to see the killer's connection"
+fi
+
+sql -e "DROP DATABASE t4231; DROP DATABASE t4231_ck"
+done_testing
