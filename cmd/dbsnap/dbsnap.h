@@ -175,6 +175,7 @@ struct snap_opts {
 	int		 by_list;	/* -B: every argument is a database */
 	int		 no_data, no_create;
 	int		 routines, triggers, events;
+	int		 keep_replica_events;	/* --keep-replica-event-status */
 	int		 users;		/* --users */
 	int		 no_lock;
 	int		 list;

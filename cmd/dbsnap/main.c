@@ -155,6 +155,8 @@ static const struct opt options[] = {
 	    "leave out this table (repeatable)"),
 	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256,
 	    "read rows over N connections at once"),
+	OPT_FLAG(0, "keep-replica-event-status", F(keep_replica_events), 1,
+	    "-E on a replica: keep DISABLE ON SLAVE of replicated events"),
 	OPT_FLAG(0, "list", F(list), 1, "print the tables that would be dumped"),
 	OPT_NUM(0, "lock-wait-timeout", "SECONDS", F(lock_wait_timeout), 1,
 	    31536000, "give up waiting for the global read lock after SECONDS"),

@@ -284,6 +284,100 @@ database_object(struct snap *s, const char *db, const char *dbcoll)
 	obj_push(&s->dbobjs, &o);
 }
 
+/* Is the token t the word w (any case)? */
+static int
+is_word(const struct sqltok *t, const char *w)
+{
+	return t->kind == SQLTOK_WORD && t->len == strlen(w) &&
+	    strncasecmp(t->p, w, t->len) == 0;
+}
+
+/*
+ * o's DDL with its first DISABLE ON SLAVE (in the clauses before DO: a
+ * word sequence, not a literal or an identifier) made ENABLE; 0, or -1
+ * if it has none.
+ */
+static int
+enable_event(struct object *o)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 a, b, c;
+	struct buf	 d = BUF_INIT;
+	size_t		 off;
+
+	sqltok_init(&l, o->ddl, o->ddl_len, 0);
+	sqltok_next(&l, &a);
+	sqltok_next(&l, &b);
+	while (sqltok_next(&l, &c) != SQLTOK_END && !is_word(&a, "DO")) {
+		if (is_word(&a, "DISABLE") && is_word(&b, "ON") &&
+		    is_word(&c, "SLAVE")) {
+			off = (size_t)(a.p - o->ddl);
+			buf_add(&d, o->ddl, off);
+			buf_adds(&d, "ENABLE");
+			off = (size_t)(c.p + c.len - o->ddl);
+			buf_add(&d, o->ddl + off, o->ddl_len - off);
+			must(&d);
+			free(o->ddl);
+			o->ddl = buf_detach(&d, &o->ddl_len);
+			return 0;
+		}
+		a = b;
+		b = c;
+	}
+	return -1;
+}
+
+/*
+ * On a replica, every event that replication created is
+ * SLAVESIDE_DISABLED (SHOW CREATE EVENT: DISABLE ON SLAVE), whether it is
+ * ENABLE or DISABLE on its origin (MariaDB 10.11: the replica keeps no
+ * trace of which); its ORIGINATOR is the origin's server_id.  So such an
+ * event of db is dumped ENABLE, the status of the events that run on the
+ * primary, and named in a note, since a replica cannot tell the ones
+ * that are DISABLE there; --keep-replica-event-status keeps DISABLE ON
+ * SLAVE.  The server's own DISABLE ON SLAVE (set there by hand, or by
+ * replication on this very server) is kept.
+ */
+static void
+origin_event_status(struct snap *s, const char *db)
+{
+	struct buf	 q = BUF_INIT, names = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	size_t		 i, n = 0;
+
+	if (s->o->keep_replica_events)
+		return;
+	buf_adds(&q, "SELECT EVENT_NAME FROM information_schema.EVENTS "
+	    "WHERE STATUS = 'SLAVESIDE_DISABLED' AND ORIGINATOR <> "
+	    "@@server_id AND EVENT_SCHEMA = ");
+	lit(&q, db);
+	buf_adds(&q, " ORDER BY BINARY EVENT_NAME");
+	r = query_buf(s, db, &q);
+	while ((row = mysql_fetch_row(r)) != NULL)
+		for (i = 0; row[0] != NULL && i < s->events.n; i++)
+			if (strcmp(s->events.v[i].schema, db) == 0 &&
+			    strcmp(s->events.v[i].name, row[0]) == 0 &&
+			    enable_event(&s->events.v[i]) == 0) {
+				if (n < 5)
+					buf_addf(&names, "%s%s", n > 0 ?
+					    ", " : "", ctx2(db, row[0]));
+				else if (n == 5)
+					buf_adds(&names, " and more");
+				n++;
+			}
+	mysql_free_result(r);
+	buf_release(&q);
+	must(&names);
+	if (n > 0)
+		warnx("note: %s: %zu event%s that replication disabled here "
+		    "dumped ENABLE, as on the primary (a replica cannot tell "
+		    "those DISABLE there; --keep-replica-event-status keeps "
+		    "DISABLE ON SLAVE): %s", db, n, n == 1 ? "" : "s",
+		    names.p);
+	buf_release(&names);
+}
+
 /* Routines, triggers and events of db, as the options ask for them. */
 void
 discover_routines(struct snap *s, const char *db, const char *dbcoll)
@@ -314,6 +408,8 @@ discover_routines(struct snap *s, const char *db, const char *dbcoll)
 		    "SELECT EVENT_NAME, 'EVENT' FROM "
 		    "information_schema.EVENTS WHERE EVENT_SCHEMA = ",
 		    "EVENT", OBJ_EVENT, "Create Event", &s->events);
+	if (whole && s->o->events)
+		origin_event_status(s, db);
 }
 
 /*
