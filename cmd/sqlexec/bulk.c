@@ -709,16 +709,11 @@ rows_nontx(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 {
 	MYSQL		*m = x->conn[c];
 	struct buf	 b = BUF_INIT;
-	uint64_t	 rows = 0, warns = 0, no, hash;
+	uint64_t	 rows = 0, warns = 0;
 
 	if (!sx_wait_turn(x, u))
 		return -1;
-	pthread_mutex_lock(&x->mu);
-	no = x->done_no;
-	hash = x->done_hash;
-	pthread_mutex_unlock(&x->mu);
-	if (x->o->checkpoint != NULL && sx_ckpt_write(x, m, no, hash,
-	    u->end_no, u->end_hash, 1) != 0) {
+	if (sx_ckpt_write_unit(x, m, u, 1) != 0) {
 		conn_error(x, u, "checkpoint", m);
 		sx_fail_unit(x, u);
 		return -1;
@@ -735,7 +730,7 @@ rows_nontx(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 		sx_fail_unit(x, u);
 		return -1;
 	}
-	if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
+	if (sx_ckpt_write_unit(x, m, u, 0) != 0) {
 		conn_error(x, u, "checkpoint", m);
 		sx_fail_unit(x, u);
 		return -1;
@@ -770,7 +765,7 @@ sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 		return -1;
 	}
 	/* with --checkpoint, the position commits with the rows */
-	if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
+	if (sx_ckpt_write_unit(x, m, u, 0) != 0) {
 		conn_error(x, u, "COMMIT", m);
 		sx_fail_unit(x, u);
 		return -1;

@@ -6,7 +6,11 @@
  *
  * The table holds one row (id 1): the state of the run ('running' or
  * 'done'), the position N (statements 1..N are committed) and the input's
- * identity up to N (resume.c), and, while a statement that is not
+ * identity up to N (resume.c); for a snapshot stream the resume point
+ * (struct sx_point): N, every frame up to it done, "marks" the tables'
+ * marks after it ("TABLE=FRAME,...", '' for none; NULL in a row of an
+ * sqlexec before #23, or of a statement stream) and the identity up to
+ * the last of them; and, while a statement that is not
  * transactional runs (DDL: it commits on its own), that statement's number
  * and identity as "pending": if the run stops then, only the user can
  * tell whether it took effect, and --resume says so instead of guessing.
@@ -77,36 +81,45 @@ ckpt_fail(struct sx *x, MYSQL *m, uint64_t no, const char *what)
 	return -1;
 }
 
-/*
- * The UPDATE that records position no (identity hash) and, if pend is
- * not 0, statement pend (identity pend_hash) as begun.
- */
+/* "COL = N, IDCOL = 'H', MCOL = 'marks'" (NULL: no marks) of p, into b. */
 static void
-ckpt_update(struct sx *x, struct buf *b, uint64_t no, uint64_t hash,
-    uint64_t pend, uint64_t pend_hash)
+ckpt_set(struct buf *b, const char *col, const char *idcol, const char *mcol,
+    const struct sx_point *p, int by_frame)
 {
-	buf_adds(b, "UPDATE ");
-	ckpt_table(b, x->o->checkpoint);
-	buf_addf(b, " SET position = %" PRIu64 ", identity = '%016" PRIx64
-	    "', ", no, hash);
-	if (pend != 0)
-		buf_addf(b, "pending = %" PRIu64 ", pending_identity = '%016"
-		    PRIx64 "'", pend, pend_hash);
-	else
-		buf_adds(b, "pending = NULL, pending_identity = NULL");
-	buf_adds(b, ", updated = NOW(6) WHERE id = 1");
+	buf_addf(b, "%s = %" PRIu64 ", %s = '%016" PRIx64 "', %s = ", col,
+	    p->no, idcol, p->hash, mcol);
+	if (!by_frame) {
+		buf_adds(b, "NULL");
+		return;
+	}
+	buf_addc(b, '\'');		/* digits, '=' and ',' */
+	sx_point_marks(b, p->m, p->n);
+	buf_addc(b, '\'');
 }
 
-int
-sx_ckpt_write(struct sx *x, MYSQL *m, uint64_t no, uint64_t hash,
-    uint64_t pend, uint64_t pend_hash, int commit)
+/*
+ * The UPDATE that records position pos and, if pend is not NULL, pend as
+ * begun (checkpoint.c's header), then COMMIT if commit; run on m.
+ */
+static int
+ckpt_update(struct sx *x, MYSQL *m, const struct sx_point *pos,
+    const struct sx_point *pend, int commit)
 {
 	struct buf	 b = BUF_INIT;
 	int		 rc;
 
-	if (x->o->checkpoint == NULL)
-		return commit ? (mysql_commit(m) == 0 ? 0 : -1) : 0;
-	ckpt_update(x, &b, no, hash, pend, pend_hash);
+	buf_adds(&b, "UPDATE ");
+	ckpt_table(&b, x->o->checkpoint);
+	buf_adds(&b, " SET ");
+	ckpt_set(&b, "position", "identity", "marks", pos, x->by_frame);
+	buf_adds(&b, ", ");
+	if (pend != NULL)
+		ckpt_set(&b, "pending", "pending_identity", "pending_marks",
+		    pend, x->by_frame);
+	else
+		buf_adds(&b, "pending = NULL, pending_identity = NULL, "
+		    "pending_marks = NULL");
+	buf_adds(&b, ", updated = NOW(6) WHERE id = 1");
 	if (commit)
 		buf_adds(&b, ";COMMIT");
 	rc = b.err ? -1 : query(m, b.p, b.len);
@@ -114,10 +127,69 @@ sx_ckpt_write(struct sx *x, MYSQL *m, uint64_t no, uint64_t hash,
 	return rc;
 }
 
+/* p as position no (identity hash) alone: a statement stream's. */
+static void
+point_of(struct sx_point *p, uint64_t no, uint64_t hash)
+{
+	memset(p, 0, sizeof(*p));
+	p->no = p->top = no;
+	p->hash = hash;
+}
+
+int
+sx_ckpt_write(struct sx *x, MYSQL *m, uint64_t no, uint64_t hash,
+    uint64_t pend, uint64_t pend_hash, int commit)
+{
+	struct sx_point	 pos, pp;
+	int		 rc = 0;
+
+	if (x->o->checkpoint == NULL)
+		return commit ? (mysql_commit(m) == 0 ? 0 : -1) : 0;
+	point_of(&pos, no, hash);
+	point_of(&pp, pend, pend_hash);
+	if (x->by_frame) {
+		/* with the tables' marks that are committed */
+		pthread_mutex_lock(&x->mu);
+		if (sx_point(x, no, hash, NULL, &pos) == -1 || (pend != 0 &&
+		    sx_point(x, pend, pend_hash, NULL, &pp) == -1))
+			rc = -1;
+		pthread_mutex_unlock(&x->mu);
+	}
+	if (rc == 0)
+		rc = ckpt_update(x, m, &pos, pend != 0 ? &pp : NULL, commit);
+	sx_point_free(&pos);
+	sx_point_free(&pp);
+	return rc;
+}
+
+int
+sx_ckpt_write_unit(struct sx *x, MYSQL *m, const struct sx_unit *u,
+    int pending)
+{
+	struct sx_point	 pos, pp;
+	int		 rc = 0;
+
+	if (x->o->checkpoint == NULL)
+		return pending ? 0 : (mysql_commit(m) == 0 ? 0 : -1);
+	memset(&pp, 0, sizeof(pp));
+	pthread_mutex_lock(&x->mu);
+	if (pending)
+		rc = sx_point(x, 0, 0, NULL, &pos) == -1 ||
+		    sx_point(x, u->end_no, u->end_hash, u, &pp) == -1 ? -1 : 0;
+	else
+		rc = sx_point(x, u->end_no, u->end_hash, u, &pos);
+	pthread_mutex_unlock(&x->mu);
+	if (rc == 0)
+		rc = ckpt_update(x, m, &pos, pending ? &pp : NULL, 1);
+	sx_point_free(&pos);
+	sx_point_free(&pp);
+	return rc;
+}
+
 /* Read the row: 1 if there is one, 0 if not, -1 on error (recorded). */
 static int
 ckpt_read(struct sx *x, MYSQL *m, int *done, uint64_t *pos, uint64_t *hash,
-    uint64_t *pend, uint64_t *pend_hash)
+    uint64_t *pend, uint64_t *pend_hash, char **marks, char **pend_marks)
 {
 	struct buf	 b = BUF_INIT;
 	MYSQL_RES	*res;
@@ -125,7 +197,7 @@ ckpt_read(struct sx *x, MYSQL *m, int *done, uint64_t *pos, uint64_t *hash,
 	int		 found = 0;
 
 	buf_adds(&b, "SELECT state, position, identity, pending, "
-	    "pending_identity FROM ");
+	    "pending_identity, marks, pending_marks FROM ");
 	ckpt_table(&b, x->o->checkpoint);
 	buf_adds(&b, " WHERE id = 1");
 	if (b.err || mysql_real_query(m, b.p, b.len) != 0 ||
@@ -141,6 +213,8 @@ ckpt_read(struct sx *x, MYSQL *m, int *done, uint64_t *pos, uint64_t *hash,
 		*hash = strtoull(row[2], NULL, 16);
 		*pend = row[3] != NULL ? strtoull(row[3], NULL, 10) : 0;
 		*pend_hash = row[4] != NULL ? strtoull(row[4], NULL, 16) : 0;
+		*marks = row[5] != NULL ? strdup(row[5]) : NULL;
+		*pend_marks = row[6] != NULL ? strdup(row[6]) : NULL;
 	}
 	mysql_free_result(res);
 	return found;
@@ -185,6 +259,8 @@ static const char ckpt_ddl[] =
     " pending BIGINT UNSIGNED NULL,"
     " pending_identity CHAR(16) CHARACTER SET ascii NULL,"
     " input VARCHAR(1024) NOT NULL DEFAULT '',"
+    " marks TEXT CHARACTER SET ascii NULL,"
+    " pending_marks TEXT CHARACTER SET ascii NULL,"
     " updated DATETIME(6) NOT NULL)"
     " ENGINE=InnoDB COMMENT='sqlexec --checkpoint: see sqlexec(1)'";
 
@@ -196,7 +272,7 @@ ckpt_create(struct sx *x, MYSQL *m)
 	MYSQL_RES	*res;
 	MYSQL_ROW	 row;
 	const char	*dot = strchr(x->o->checkpoint, '.');
-	int		 innodb = 0;
+	int		 innodb = 0, has_marks = 0, rc;
 
 	buf_adds(&b, "CREATE TABLE IF NOT EXISTS ");
 	ckpt_table(&b, x->o->checkpoint);
@@ -206,7 +282,10 @@ ckpt_create(struct sx *x, MYSQL *m)
 		return ckpt_fail(x, m, 0, "create");
 	}
 	buf_reset(&b);
-	buf_adds(&b, "SELECT engine FROM information_schema.tables WHERE "
+	buf_adds(&b, "SELECT engine, (SELECT COUNT(*) FROM "
+	    "information_schema.columns c WHERE c.table_schema = "
+	    "t.table_schema AND c.table_name = t.table_name AND "
+	    "c.column_name = 'marks') FROM information_schema.tables t WHERE "
 	    "table_schema = ");
 	quote_string(&b, x->o->checkpoint, dot - x->o->checkpoint);
 	buf_adds(&b, " AND table_name = ");
@@ -217,9 +296,22 @@ ckpt_create(struct sx *x, MYSQL *m)
 		return ckpt_fail(x, m, 0, "engine");
 	}
 	buf_release(&b);
-	if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
+	if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL) {
 		innodb = strcasecmp(row[0], "InnoDB") == 0;
+		has_marks = row[1] != NULL && strcmp(row[1], "0") != 0;
+	}
 	mysql_free_result(res);
+	/* a table an older sqlexec created: its rows then have NULL marks */
+	if (innodb && !has_marks) {
+		buf_adds(&b, "ALTER TABLE ");
+		ckpt_table(&b, x->o->checkpoint);
+		buf_adds(&b, " ADD COLUMN marks TEXT CHARACTER SET ascii NULL, "
+		    "ADD COLUMN pending_marks TEXT CHARACTER SET ascii NULL");
+		rc = b.err || query(m, b.p, b.len) != 0 ? ckpt_fail(x, m, 0,
+		    "add its marks columns") : 0;
+		buf_release(&b);
+		return rc;
+	}
 	if (innodb)
 		return 0;
 	sx_set_error(x, 0, "checkpoint %s: not an InnoDB table: the position "
@@ -228,43 +320,94 @@ ckpt_create(struct sx *x, MYSQL *m)
 	return -1;
 }
 
+/*
+ * --resume from the row's position pos (identity hash: up to the last of
+ * pos and the marks), marks (NULL: none recorded), into o and x.
+ * 0, or -1 (recorded).
+ */
+static int
+ckpt_resume(struct sx *x, struct sx_opts *o, uint64_t pos, uint64_t hash,
+    const char *marks, int done)
+{
+	const char	*why;
+	size_t		 i;
+
+	o->skip_to = o->skip_top = pos;
+	o->skip_hash = hash;
+	o->skip_has_hash = 1;
+	o->skip_frames = marks != NULL;
+	/* a snapshot stream's row of an older sqlexec: refused (load.c) */
+	x->ckpt_old = marks == NULL && !done && pos > 0;
+	if (marks != NULL && sx_marks_parse(marks, strlen(marks), pos,
+	    &o->skip_marks, &o->nskip_marks, &why) == -1) {
+		sx_set_error(x, 0, "checkpoint %s: marks '%s': %s",
+		    o->checkpoint, marks, why);
+		x->no_resume = 1;
+		return -1;
+	}
+	for (i = 0; i < o->nskip_marks; i++)
+		if (o->skip_marks[i].frame > o->skip_top)
+			o->skip_top = o->skip_marks[i].frame;
+	x->done_no = pos;
+	x->done_hash = hash;
+	x->top_no = o->skip_top;
+	x->top_hash = hash;
+	return 0;
+}
+
+/* --resume and a pending point: into x, said at the resume point. */
+static int
+ckpt_pending(struct sx *x, uint64_t pend, uint64_t pend_hash,
+    const char *marks)
+{
+	const char	*why;
+
+	x->pend_no = pend;
+	x->pend_hash = pend_hash;
+	if (marks != NULL && sx_marks_parse(marks, strlen(marks), pend,
+	    &x->pend_marks, &x->npend_marks, &why) == -1) {
+		sx_set_error(x, 0, "checkpoint %s: pending marks '%s': %s",
+		    x->o->checkpoint, marks, why);
+		x->no_resume = 1;
+		return -1;
+	}
+	return 0;
+}
+
 int
 sx_ckpt_open(struct sx *x, struct sx_opts *o)
 {
 	MYSQL		*m = x->conn[0];
 	struct buf	 b = BUF_INIT;
 	uint64_t	 pos = 0, hash = 0, pend = 0, pend_hash = 0;
-	int		 found, done = 0, rc;
+	char		*marks = NULL, *pmarks = NULL;
+	int		 found, done = 0, rc = -1;
 
 	if (ckpt_lock(x, m) == -1 || ckpt_create(x, m) == -1 ||
 	    (found = ckpt_read(x, m, &done, &pos, &hash, &pend,
-	    &pend_hash)) == -1)
+	    &pend_hash, &marks, &pmarks)) == -1)
 		return -1;
 	if (o->resume && !found) {
 		sx_set_error(x, 0, "checkpoint %s: no run recorded: nothing to "
 		    "resume (start without --resume)", o->checkpoint);
 		x->no_resume = 1;
-		return -1;
+		goto out;
 	}
 	/* said at the resume point, when it is known what N counts */
-	if (o->resume && pend != 0) {
-		x->pend_no = pend;
-		x->pend_hash = pend_hash;
-	}
-	if (!o->resume && found && !done && o->skip_to == 0) {
+	if (o->resume && pend != 0 && ckpt_pending(x, pend, pend_hash,
+	    pmarks) == -1)
+		goto out;
+	if (!o->resume && found && !done && o->skip_top == 0) {
 		sx_set_error(x, 0, "checkpoint %s: holds an unfinished run "
 		    "(statements 1-%" PRIu64 " committed): continue it with "
 		    "--resume, or delete the row to start again", o->checkpoint,
 		    pos);
 		x->no_resume = 1;
-		return -1;
+		goto out;
 	}
 	if (o->resume) {
-		o->skip_to = pos;
-		o->skip_hash = hash;
-		o->skip_has_hash = 1;
-		x->done_no = pos;
-		x->done_hash = hash;
+		if (ckpt_resume(x, o, pos, hash, marks, done) == -1)
+			goto out;
 		if (done)
 			sx_report(x, "checkpoint %s: the run it records is "
 			    "complete (statements 1-%" PRIu64 "): only the "
@@ -274,19 +417,34 @@ sx_ckpt_open(struct sx *x, struct sx_opts *o)
 	}
 	buf_adds(&b, "REPLACE INTO ");
 	ckpt_table(&b, o->checkpoint);
-	buf_addf(&b, " (id, state, position, identity, pending, "
-	    "pending_identity, updated) VALUES (1, '%s', %" PRIu64 ", '%016"
-	    PRIx64 "', ", done && o->resume ? "done" : "running", o->skip_to,
-	    o->skip_hash);
+	buf_addf(&b, " (id, state, position, identity, marks, pending, "
+	    "pending_identity, pending_marks, updated) VALUES (1, '%s', %"
+	    PRIu64 ", '%016" PRIx64 "', ", done && o->resume ? "done" :
+	    "running", o->skip_to, o->skip_hash);
+	if (o->skip_frames) {
+		buf_addc(&b, '\'');
+		sx_point_marks(&b, o->skip_marks, o->nskip_marks);
+		buf_adds(&b, "', ");
+	} else
+		buf_adds(&b, "NULL, ");
 	/* a --resume refused for it: the next one must be refused too */
-	if (o->resume && pend != 0)
+	if (o->resume && pend != 0) {
 		buf_addf(&b, "%" PRIu64 ", '%016" PRIx64 "', ", pend, pend_hash);
-	else
-		buf_adds(&b, "NULL, NULL, ");
+		if (pmarks != NULL) {
+			buf_addc(&b, '\'');
+			sx_point_marks(&b, x->pend_marks, x->npend_marks);
+			buf_adds(&b, "', ");
+		} else
+			buf_adds(&b, "NULL, ");
+	} else
+		buf_adds(&b, "NULL, NULL, NULL, ");
 	buf_adds(&b, "NOW(6))");
 	rc = b.err || query(m, b.p, b.len) != 0 ? ckpt_fail(x, m, 0, "start") :
 	    0;
+out:
 	buf_release(&b);
+	free(marks);
+	free(pmarks);
 	return rc;
 }
 
@@ -328,8 +486,9 @@ sx_ckpt_finish(struct sx *x, uint64_t no, uint64_t hash)
 	buf_adds(&b, "UPDATE ");
 	ckpt_table(&b, x->o->checkpoint);
 	buf_addf(&b, " SET state = 'done', position = %" PRIu64 ", identity = "
-	    "'%016" PRIx64 "', pending = NULL, pending_identity = NULL, "
-	    "updated = NOW(6) WHERE id = 1;COMMIT", no, hash);
+	    "'%016" PRIx64 "', marks = %s, pending = NULL, pending_identity = "
+	    "NULL, pending_marks = NULL, updated = NOW(6) WHERE id = 1;COMMIT",
+	    no, hash, x->by_frame ? "''" : "NULL");
 	rc = b.err || query(x->conn[0], b.p, b.len) != 0 ?
 	    ckpt_fail(x, x->conn[0], no, "finish") : 0;
 	buf_release(&b);

@@ -688,6 +688,17 @@ resume_point(struct dispatch *d, const struct rp_stmt *s)
 	struct sx	*x = d->x;
 
 	d->prev_hash = d->hash;
+	if (!d->checked && d->o->skip_frames) {
+		char	 given[512];
+
+		d->checked = 1;
+		sx_resume_given(x, given, sizeof(given));
+		sx_set_error(x, s->no, "%s: a snapshot stream's resume point "
+		    "(frames), and this input is a statement stream: it is not "
+		    "the input the resume point was made from", given);
+		x->no_resume = 1;
+		return -1;
+	}
 	if (!d->checked && s->no > d->o->skip_to) {
 		d->checked = 1;
 		pthread_mutex_lock(&x->mu);
@@ -984,6 +995,8 @@ sx_run(int fd, const struct sx_opts *given)
 	x.stop_seq = UINT64_MAX;
 	x.done_no = o->skip_to;
 	x.done_hash = o->skip_hash;
+	x.top_no = o->skip_top;
+	x.top_hash = o->skip_hash;
 	pthread_mutex_init(&x.mu, NULL);
 	pthread_cond_init(&x.cv_work, NULL);
 	pthread_cond_init(&x.cv_space, NULL);
@@ -1110,6 +1123,10 @@ done:
 	sx_id_free(&d.id);
 	sx_wrote_free(&x);
 	sx_nontx_free(&x);
+	free(x.marks);
+	free(x.pend_marks);
+	if (opts.skip_marks != given->skip_marks)	/* the checkpoint's */
+		free(opts.skip_marks);
 	free(x.err.msg);
 	pthread_mutex_destroy(&x.mu);
 	pthread_cond_destroy(&x.cv_work);

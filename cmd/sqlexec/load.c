@@ -6,11 +6,14 @@
  * ROWS frames, about --commit-every bytes each, that the workers load in
  * parallel and commit in order (bulk.c, worker.c).  Frames of different
  * tables interleave in the stream, so each table has its own unit being
- * filled; a unit's resume point is the frame before the first frame
- * still held by an open unit, which keeps "every frame up to N is done"
- * exact.  The input's identity (resume.c) runs over the frames, seeded by
- * the header; each position carries its value, so that --skip-to N:ID
- * and --checkpoint work here as on the statement path.
+ * filled; a unit's prefix is the frame before the first frame still
+ * held by an open unit, which keeps "every frame up to N is done" true,
+ * and its last frame becomes its table's mark when it commits, which
+ * says what is committed after N (load.h).  The input's identity
+ * (resume.c) runs over the frames, seeded by the header.  A resumed run
+ * skips frames up to N and each table's frames up to its mark, and holds
+ * every unit (queues nothing) until it has checked the identity at the
+ * last of those frames, so that nothing of another input commits.
  */
 #include <sys/stat.h>
 
@@ -51,6 +54,8 @@ struct loader {
 	uint64_t	 hash;		/* ... up to the frame at hand */
 	uint64_t	 prev_hash;	/* ... up to the one before it */
 	int		 checked;	/* --skip-to's identity was checked */
+	uint64_t	 top;		/* the resume point's last frame */
+	int		 hold;		/* before it: queue nothing */
 };
 
 static void
@@ -321,10 +326,15 @@ unit_push(struct loader *l, struct ld_table *t)
 	struct buf	 b = BUF_INIT;
 	int		 bulk, alone;
 
-	if (u == NULL)
+	if (u == NULL || l->hold)
 		return;
 	t->open = NULL;
 	u->end_no = end_point(l, t, &u->end_hash);
+	/* committed, the table's frames up to its last are in */
+	u->has_mark = 1;
+	u->mark.table = t->t->id;
+	u->mark.frame = u->rows->last_frame;
+	u->mark_hash = u->rows->last_hash;
 	/*
 	 * Not the statement path's first unit alone with unique_checks=0
 	 * (exec.c): MariaDB's bulk load of an empty table (MDEV-24818) cost
@@ -367,6 +377,9 @@ barrier(struct loader *l)
 {
 	struct sx	*x = l->x;
 
+	/* resuming, before its last frame: nothing is queued */
+	if (l->hold)
+		return 0;
 	push_all(l);
 	if (l->o->dry_run)
 		return 0;
@@ -511,6 +524,16 @@ object(struct loader *l, const struct frame *f)
 	if (f->seq <= l->o->skip_to)
 		return ob.kind == OBJ_TABLE && l->o->defer_indexes &&
 		    !l->o->no_create && !l->o->dry_run ? resumed(l, &ob) : 0;
+	/* objects are barriers: no resume point has one after N */
+	if (l->hold) {
+		char	 given[512];
+
+		sx_resume_given(l->x, given, sizeof(given));
+		l->x->no_resume = 1;
+		return frame_error(l, f, "%s: an object among the frames the "
+		    "resume point skips: it is not the input the resume point "
+		    "was made from", given);
+	}
 	/* The objects after the rows: the tables' indexes first. */
 	if (ob.kind != OBJ_DATABASE && ob.kind != OBJ_TABLE &&
 	    ob.kind != OBJ_SEQUENCE && run_deferred(l) == -1)
@@ -705,6 +728,8 @@ table(struct loader *l, const struct frame *f)
 	}
 	l->tbl = nt;
 	l->tbl[l->ntbl++] = t;
+	t->skip_mark = sx_mark_of(l->o->skip_marks, l->o->nskip_marks,
+	    t->t->id);
 	if (!l->o->dry_run && table_engine(l, t) == -1)
 		return -1;
 	if ((est = rp_kv_get(&t->t->attrs, "rows_estimate")) != NULL)
@@ -763,7 +788,7 @@ rows(struct loader *l, const struct frame *f)
 	if (t->ended)
 		return frame_error(l, f, "%s: rows after the end of the "
 		    "table", t->name);
-	if (f->seq <= l->o->skip_to) {
+	if (f->seq <= l->o->skip_to || f->seq <= t->skip_mark) {
 		t->rows += rr.nrows;
 		l->skipped++;
 		return 0;
@@ -783,6 +808,7 @@ rows(struct loader *l, const struct frame *f)
 		return frame_error(l, f, "%s", strerror(ENOMEM));
 	r->end[r->n++] = r->data.len;
 	r->last_frame = f->seq;
+	r->last_hash = l->hash;
 	r->nrows += rr.nrows;
 	t->rows += rr.nrows;
 	if (r->data.len >= l->o->commit_every)
@@ -824,14 +850,19 @@ identity(struct loader *l, const struct frame *f)
 	unsigned char	 type = f->type;
 
 	l->prev_hash = l->hash;
-	if (!l->checked && f->seq > l->o->skip_to) {
+	if (!l->checked && f->seq > l->top) {
 		l->checked = 1;
 		pthread_mutex_lock(&x->mu);
-		if (x->done_no == l->o->skip_to)
+		if (x->done_no == l->o->skip_to && l->top == l->o->skip_to)
 			x->done_hash = l->prev_hash;
+		if (x->top_no == l->top)
+			x->top_hash = l->prev_hash;
 		pthread_mutex_unlock(&x->mu);
-		if (sx_check_resume(x, l->o->skip_to, l->prev_hash) == -1)
+		if (sx_check_resume(x, l->top, l->prev_hash) == -1)
 			return -1;
+		/* the same input: what was held may commit */
+		l->hold = 0;
+		push_all(l);
 	}
 	sx_id_add(&l->id, &type, 1);
 	sx_id_add(&l->id, f->p, f->len);
@@ -843,10 +874,11 @@ identity(struct loader *l, const struct frame *f)
 static int
 identity_end(struct loader *l)
 {
-	if (l->checked || l->o->skip_to == 0)
+	if (l->checked || l->top == 0)
 		return 0;
 	l->checked = 1;
-	if (l->frame != l->o->skip_to) {
+	l->hold = 0;
+	if (l->frame != l->top) {
 		char	 given[512];
 
 		sx_resume_given(l->x, given, sizeof(given));
@@ -934,6 +966,57 @@ read_frames(struct loader *l, struct frame_reader *r, int *input_err)
 	}
 }
 
+/*
+ * The resume point given must be of a snapshot stream's form (fN...),
+ * whose marks it takes as committed; a bare N:IDENTITY is the form of an
+ * sqlexec before #23, a prefix of frames that could lie behind committed
+ * rows of other tables: never trusted.  0, or -1 (recorded).
+ */
+static int
+resume_form(struct loader *l)
+{
+	struct sx	*x = l->x;
+	const struct sx_opts *o = l->o;
+	char		 given[512];
+	size_t		 i;
+
+	if (o->resume && x->ckpt_old) {
+		sx_set_error(x, 0, "checkpoint %s: its row was written by an "
+		    "older sqlexec, whose position in a snapshot stream can lie "
+		    "behind rows of other tables that are committed: it is not "
+		    "trusted: empty the tables it loaded (or the database), "
+		    "delete the checkpoint's row and load the input again",
+		    o->checkpoint);
+		x->no_resume = 1;
+		return -1;
+	}
+	if (o->skip_has_hash && !o->skip_frames && !o->resume) {
+		sx_resume_given(x, given, sizeof(given));
+		sx_set_error(x, 0, "%s: the resume point of a statement stream, "
+		    "or of a snapshot stream as an older sqlexec printed it (a "
+		    "prefix of frames, which can lie behind rows of other "
+		    "tables that are committed): it is not trusted: empty the "
+		    "tables it loaded (or the database) and load the input "
+		    "again", given);
+		x->no_resume = 1;
+		return -1;
+	}
+	pthread_mutex_lock(&x->mu);
+	for (i = 0; i < o->nskip_marks; i++) {
+		struct sx_unit	 u;
+
+		memset(&u, 0, sizeof(u));
+		u.has_mark = 1;
+		u.mark = o->skip_marks[i];
+		u.mark_hash = o->skip_hash;	/* right for the top one */
+		sx_mark(x, &u);
+	}
+	x->top_no = o->skip_top;
+	x->top_hash = o->skip_hash;
+	pthread_mutex_unlock(&x->mu);
+	return 0;
+}
+
 static void
 loader_free(struct loader *l)
 {
@@ -966,6 +1049,8 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	l.x = x;
 	l.o = x->o;
 	x->by_frame = 1;
+	l.top = l.o->skip_top;
+	l.hold = l.top > l.o->skip_to;
 	if (x->prog != NULL) {
 		/* nothing is queued yet: no worker uses it */
 		progress_free(x->prog);
@@ -986,7 +1071,8 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 		    "(COM_STMT_BULK_EXECUTE: MySQL, or MariaDB before 10.2): "
 		    "rows go as INSERT text");
 	}
-	if (x->err.msg == NULL && header(&l, hdr) == 0 &&
+	if (x->err.msg == NULL && resume_form(&l) == 0 &&
+	    header(&l, hdr) == 0 &&
 	    (l.o->dry_run || session(&l) == 0) &&
 	    dispatch_frame(&l, first) == 0)
 		rc = read_frames(&l, r, &input_err);

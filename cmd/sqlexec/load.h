@@ -5,10 +5,15 @@
  * workers' side: loads a unit through the server's bulk prepared INSERT
  * with array binding, or as INSERT text where the server has none).
  *
- * Positions are frame sequence numbers (rowpipe-stream(5)): a unit holds whole
- * ROWS frames of one table, and the resume point N means that every
- * frame up to N is done, which the ordered commits of worker.c keep
- * exact with any -j.
+ * Positions are frame sequence numbers (rowpipe-stream(5)): a unit holds
+ * whole, consecutive ROWS frames of one table.  Frames of several tables
+ * interleave (dbsnap -j), so units of different tables overlap in frame
+ * numbers, and a prefix alone cannot say what is committed: the resume
+ * point (resume.c, struct sx_point) is a prefix N (every frame up to N
+ * done) and, for each table with committed frames after N, its mark
+ * (its frames up to the mark committed, none after).  That is exact with
+ * any -j because a table's units commit in its frame order (the ordered
+ * commits of worker.c) and objects are barriers.
  */
 #ifndef SQLEXEC_LOAD_H
 #define SQLEXEC_LOAD_H
@@ -39,6 +44,7 @@ struct ld_table {
 	uint64_t	 nunits;	/* units queued */
 	struct sx_unit	*open;		/* unit being filled, or NULL */
 	char		*engine;	/* not transactional: its engine (nontx.c) */
+	uint64_t	 skip_mark;	/* resumed: its frames up to it are in */
 	int		 ended;		/* TABLE_END seen */
 };
 
@@ -50,6 +56,7 @@ struct sx_rows {
 	size_t		 n, cap;
 	uint64_t	 first_frame, last_frame;
 	uint64_t	 first_prev_hash; /* identity up to first_frame - 1 */
+	uint64_t	 last_hash;	/* identity up to last_frame */
 	uint64_t	 first_row;	/* 1-based row number in the table */
 	uint64_t	 nrows;
 	int		 text;		/* load as INSERT text (no bulk execute) */

@@ -28,8 +28,7 @@ skip_to(void *base, const struct opt *op, char *arg, const char **errstr)
 	static char	 msg[256];
 	const char	*why;
 
-	if (sx_token_parse(arg, &o->skip_to, &o->skip_hash, &o->skip_has_hash,
-	    &why) == 0)
+	if (sx_token_parse(arg, o, &why) == 0)
 		return 0;
 	snprintf(msg, sizeof(msg), "--skip-to %s: %s", arg, why);
 	*errstr = msg;
@@ -160,7 +159,7 @@ main(int argc, char *argv[])
 		o->db = argv[0];
 	if (o->resume && o->checkpoint == NULL)
 		errx(2, "--resume needs --checkpoint db.table");
-	if (o->resume && o->skip_to > 0)
+	if (o->resume && o->skip_top > 0)
 		errx(2, "--resume and --skip-to: give one (--resume reads the "
 		    "position from the checkpoint)");
 	if (o->checkpoint != NULL && sx_ckpt_name(o->checkpoint) == -1)
@@ -185,6 +184,7 @@ main(int argc, char *argv[])
 		o->input_name = o->ninputs > 1 ? "the parts" : o->inputs[0];
 	}
 	r = sx_run(fd, o);
+	free(o->skip_marks);
 	if (ps != NULL && sx_parts_finish(ps, fd) == -1)
 		r = -1;
 	conn_opts_clear(&o->conn);

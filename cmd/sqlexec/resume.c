@@ -79,64 +79,272 @@ sx_token(char *b, size_t len, uint64_t no, uint64_t hash)
 	snprintf(b, len, "%" PRIu64 ":%016" PRIx64, no, hash);
 }
 
-int
-sx_token_parse(const char *s, uint64_t *no, uint64_t *hash, int *has_hash,
-    const char **errstr)
+/* Digits only (no sign, blank or base prefix, as printed) at *s. */
+static int
+parse_u64(const char **s, uint64_t *v)
 {
-	const char	*h;
+	const char	*p = *s;
 	uint64_t	 n = 0;
-	size_t		 i;
 
-	*errstr = "expected N or N:IDENTITY, as the resume line prints it "
-	    "(N a statement or frame number, IDENTITY 16 hex digits)";
-	/* digits only: no sign, blank or base prefix, as it is printed */
-	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
-		if (n > (UINT64_MAX - (s[i] - '0')) / 10) {
-			*errstr = "N is out of range";
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - (*p - '0')) / 10)
 			return -1;
-		}
-		n = n * 10 + (s[i] - '0');
+		n = n * 10 + (*p - '0');
 	}
-	if (i == 0 || (s[i] != '\0' && s[i] != ':'))
+	if (p == *s)
 		return -1;
-	*no = n;
-	*has_hash = 0;
-	*hash = 0;
-	if (s[i] == '\0')
-		return 0;
-	h = s + i + 1;
+	*s = p;
+	*v = n;
+	return 0;
+}
+
+/* Marks at most: more tables than a run keeps in flight. */
+#define MARKS_MAX	4096
+
+int
+sx_marks_parse(const char *s, size_t len, uint64_t no, struct sx_mark **mp,
+    size_t *np, const char **errstr)
+{
+	struct sx_mark	*m = NULL, *nm;
+	const char	*end = s + len;
+	size_t		 n = 0, i;
+	uint64_t	 t, f;
+
+	*errstr = "expected TABLE=FRAME,... after N (as the resume line "
+	    "prints it)";
+	while (s < end) {
+		if (n > 0 && *s++ != ',')
+			goto bad;
+		if (parse_u64(&s, &t) == -1 || s >= end || *s++ != '=' ||
+		    parse_u64(&s, &f) == -1 || s > end)
+			goto bad;
+		if (f <= no) {
+			*errstr = "a table's mark is a frame after N";
+			goto bad;
+		}
+		for (i = 0; i < n; i++)
+			if (m[i].table == t) {
+				*errstr = "a table named twice";
+				goto bad;
+			}
+		if (n == MARKS_MAX || (nm = reallocarray(m, n + 1,
+		    sizeof(*m))) == NULL) {
+			*errstr = "too many tables";
+			goto bad;
+		}
+		m = nm;
+		m[n].table = t;
+		m[n++].frame = f;
+	}
+	*mp = m;
+	*np = n;
+	return 0;
+bad:
+	free(m);
+	return -1;
+}
+
+/* ":" and 16 hex digits at h, to the end: 0, or -1. */
+static int
+parse_hash(const char *h, uint64_t *hash)
+{
+	size_t	 i;
+
 	for (i = 0; h[i] != '\0'; i++)
 		if (strchr("0123456789abcdefABCDEF", h[i]) == NULL)
 			break;
-	if (i != 16 || h[i] != '\0') {
+	if (i != 16 || h[i] != '\0')
+		return -1;
+	*hash = strtoull(h, NULL, 16);
+	return 0;
+}
+
+int
+sx_token_parse(const char *s, struct sx_opts *o, const char **errstr)
+{
+	const char	*p = s, *colon;
+	size_t		 i;
+
+	*errstr = "expected N or N:IDENTITY, as the resume line prints it "
+	    "(N a statement number, IDENTITY 16 hex digits; fN,...:IDENTITY "
+	    "for a snapshot stream)";
+	o->skip_frames = *p == 'f';
+	if (o->skip_frames)
+		p++;
+	if (parse_u64(&p, &o->skip_to) == -1) {
+		if (*p >= '0' && *p <= '9')
+			*errstr = "N is out of range";
+		return -1;
+	}
+	o->skip_top = o->skip_to;
+	o->skip_has_hash = 0;
+	o->skip_hash = 0;
+	if ((colon = strchr(p, ':')) == NULL)
+		colon = p + strlen(p);
+	if (*p == ',' && o->skip_frames) {
+		if (sx_marks_parse(p + 1, colon - p - 1, o->skip_to,
+		    &o->skip_marks, &o->nskip_marks, errstr) == -1)
+			return -1;
+		for (i = 0; i < o->nskip_marks; i++)
+			if (o->skip_marks[i].frame > o->skip_top)
+				o->skip_top = o->skip_marks[i].frame;
+	} else if (p != colon)
+		return -1;
+	if (*colon == '\0')
+		return o->nskip_marks > 0 ? (*errstr = "a point with tables' "
+		    "marks needs its :IDENTITY", -1) : 0;
+	if (parse_hash(colon + 1, &o->skip_hash) == -1) {
 		*errstr = "the identity after N: is 16 hex digits";
 		return -1;
 	}
 	/* No resume line names 0: with nothing committed it says to rerun. */
-	if (*no == 0) {
+	if (o->skip_top == 0) {
 		*errstr = "0 statements are committed at 0: there is nothing "
 		    "to skip and no resume point to check; run the input "
 		    "without --skip-to";
 		return -1;
 	}
-	*hash = strtoull(h, NULL, 16);
-	*has_hash = 1;
+	o->skip_has_hash = 1;
 	return 0;
+}
+
+/* The mark of table in m[0..n), or 0. */
+uint64_t
+sx_mark_of(const struct sx_mark *m, size_t n, uint64_t table)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (m[i].table == table)
+			return m[i].frame;
+	return 0;
+}
+
+/* Raise table's mark in *mp to frame (kept if higher).  0, or -1. */
+static int
+mark_add(struct sx_mark **mp, size_t *np, uint64_t table, uint64_t frame)
+{
+	struct sx_mark	*m;
+	size_t		 i;
+
+	for (i = 0; i < *np; i++)
+		if ((*mp)[i].table == table) {
+			if (frame > (*mp)[i].frame)
+				(*mp)[i].frame = frame;
+			return 0;
+		}
+	if ((m = reallocarray(*mp, *np + 1, sizeof(*m))) == NULL)
+		return -1;
+	*mp = m;
+	m[*np].table = table;
+	m[(*np)++].frame = frame;
+	return 0;
+}
+
+void
+sx_mark(struct sx *x, const struct sx_unit *u)
+{
+	if (!u->has_mark)
+		return;
+	if (mark_add(&x->marks, &x->nmarks, u->mark.table,
+	    u->mark.frame) == -1)
+		x->marks_lost = 1;
+	if (u->mark.frame > x->top_no) {
+		x->top_no = u->mark.frame;
+		x->top_hash = u->mark_hash;
+	}
+}
+
+int
+sx_point(const struct sx *x, uint64_t no, uint64_t hash,
+    const struct sx_unit *u, struct sx_point *p)
+{
+	size_t	 i;
+
+	memset(p, 0, sizeof(*p));
+	p->no = x->done_no > no ? x->done_no : no;
+	p->top = x->top_no;
+	p->hash = x->top_hash;
+	if (no > p->top) {
+		p->top = no;
+		p->hash = hash;
+	}
+	if (u != NULL && u->has_mark && u->mark.frame > p->top) {
+		p->top = u->mark.frame;
+		p->hash = u->mark_hash;
+	}
+	for (i = 0; i < x->nmarks; i++)
+		if (x->marks[i].frame > p->no && mark_add(&p->m, &p->n,
+		    x->marks[i].table, x->marks[i].frame) == -1)
+			return -1;
+	if (u != NULL && u->has_mark && u->mark.frame > p->no &&
+	    mark_add(&p->m, &p->n, u->mark.table, u->mark.frame) == -1)
+		return -1;
+	return x->marks_lost ? -1 : 0;
+}
+
+void
+sx_point_free(struct sx_point *p)
+{
+	free(p->m);
+	p->m = NULL;
+	p->n = 0;
+}
+
+void
+sx_point_marks(struct buf *b, const struct sx_mark *m, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s%" PRIu64 "=%" PRIu64, i ? "," : "", m[i].table,
+		    m[i].frame);
+	if (b->p == NULL)
+		buf_adds(b, "");
+}
+
+void
+sx_point_token(struct buf *b, uint64_t no, const struct sx_mark *m,
+    size_t n, uint64_t hash)
+{
+	buf_addf(b, "f%" PRIu64, no);
+	if (n > 0)
+		buf_addc(b, ',');
+	sx_point_marks(b, m, n);
+	buf_addf(b, ":%016" PRIx64, hash);
+}
+
+/* The resume point given (--skip-to, or the checkpoint's), into b. */
+static void
+given_token(const struct sx *x, struct buf *b)
+{
+	const struct sx_opts *o = x->o;
+	char	 t[48];
+
+	if (o->skip_frames) {
+		sx_point_token(b, o->skip_to, o->skip_marks, o->nskip_marks,
+		    o->skip_hash);
+		return;
+	}
+	sx_token(t, sizeof(t), o->skip_to, o->skip_hash);
+	buf_adds(b, t);
 }
 
 void
 sx_resume_given(const struct sx *x, char *b, size_t len)
 {
-	char	 t[48];
+	struct buf	 t = BUF_INIT;
 
-	sx_token(t, sizeof(t), x->o->skip_to, x->o->skip_hash);
+	given_token(x, &t);
 	if (x->o->resume)
 		snprintf(b, len, "--resume (checkpoint %s, at %s)",
-		    x->o->checkpoint, t);
+		    x->o->checkpoint, t.p != NULL ? t.p : "");
 	else if (x->o->skip_has_hash)
-		snprintf(b, len, "--skip-to %s", t);
+		snprintf(b, len, "--skip-to %s", t.p != NULL ? t.p : "");
 	else
-		snprintf(b, len, "--skip-to %" PRIu64, x->o->skip_to);
+		snprintf(b, len, "--skip-to %s%" PRIu64, x->o->skip_frames ?
+		    "f" : "", x->o->skip_to);
+	buf_release(&t);
 }
 
 /*
@@ -217,69 +425,93 @@ live_advice(struct sx *x)
 void
 sx_print_resume(struct sx *x)
 {
-	char		 t[48], what[64];
-	uint64_t	 n, h;
+	struct sx_point	 p;
+	struct buf	 t = BUF_INIT, what = BUF_INIT;
+	const char	*unit = x->by_frame ? "frame" : "statement";
+	int		 rc = 0;
 
 	pthread_mutex_lock(&x->mu);
-	n = x->done_no;
-	h = x->done_hash;
+	if (x->by_frame)
+		rc = sx_point(x, 0, 0, NULL, &p);
+	else {
+		/* a statement stream's committed set is a prefix */
+		memset(&p, 0, sizeof(p));
+		p.no = p.top = x->done_no;
+		p.hash = x->done_hash;
+	}
 	pthread_mutex_unlock(&x->mu);
-	/* a snapshot stream's positions are its frames (load.c) */
-	if (n == 0 && x->partial != 0) {
+	if (rc == -1) {
+		sx_report(x, "out of memory: no resume point can be said");
+		goto out;
+	}
+	if (p.top == 0 && x->partial != 0) {
 		/* nontx.c: not "nothing": the rows it left are still there */
 		sx_report(x, "no %s is committed, but %s %" PRIu64 " left rows "
 		    "in a table that is not transactional (said above): remove "
 		    "them, or restore that table, before running the same "
-		    "input again", x->by_frame ? "frame" : "statement",
-		    x->by_frame ? "frame" : "statement", x->partial);
-		return;
+		    "input again", unit, unit, x->partial);
+		goto out;
 	}
-	if (n == 0) {
+	if (p.top == 0) {
 		if (x->o->checkpoint != NULL)
 			sx_report(x, "no %s is committed; run the input again "
 			    "with --resume (checkpoint %s records the run)",
-			    x->by_frame ? "frame" : "statement",
-			    x->o->checkpoint);
+			    unit, x->o->checkpoint);
 		else
 			sx_report(x, "no %s is committed; run the same input "
-			    "again to restore it", x->by_frame ? "frame" :
-			    "statement");
-		return;
+			    "again to restore it", unit);
+		goto out;
 	}
 	/*
 	 * Stopped at or before the resume point it was given: nothing new
 	 * is committed, and with a bare N the identity was never computed:
 	 * the command given is the one to run again.
 	 */
-	if (n == x->o->skip_to && x->o->checkpoint == NULL && x->partial == 0) {
+	if (p.no == x->o->skip_to && p.top == x->o->skip_top &&
+	    x->o->checkpoint == NULL && x->partial == 0) {
 		char	 given[512];
 
 		sx_resume_given(x, given, sizeof(given));
 		sx_report(x, "nothing after the resume point is committed: "
 		    "run the same command again (%s) once the cause is fixed",
 		    given);
-		return;
+		goto out;
 	}
-	if (n == 1)
-		snprintf(what, sizeof(what), "%s 1 is committed",
-		    x->by_frame ? "frame" : "statement");
+	if (p.no == 0)
+		buf_addf(&what, "no %s up to the first is committed", unit);
+	else if (p.no == 1)
+		buf_addf(&what, "%s 1 is committed", unit);
 	else
-		snprintf(what, sizeof(what), "%s 1-%" PRIu64 " are committed",
-		    x->by_frame ? "frames" : "statements", n);
-	sx_token(t, sizeof(t), n, h);
+		buf_addf(&what, "%ss 1-%" PRIu64 " are committed", unit, p.no);
+	/* snapshot streams: tables whose frames commit after the prefix */
+	if (p.n > 0)
+		buf_addf(&what, ", and frames after %" PRIu64 " of %zu table%s "
+		    "(up to frame %" PRIu64 ")", p.no, p.n, p.n == 1 ? "" : "s",
+		    p.top);
+	if (x->by_frame)
+		sx_point_token(&t, p.no, p.m, p.n, p.hash);
+	else {
+		char	 tok[48];
+
+		sx_token(tok, sizeof(tok), p.no, p.hash);
+		buf_adds(&t, tok);
+	}
 	/* nontx.c: what a resume would run over */
-	if (x->partial > n)
+	if (x->partial > p.no)
 		sx_report(x, "%s %" PRIu64 " left rows in a table that is not "
 		    "transactional (said above), which a resume would write "
 		    "again: remove them, or restore that table, before "
-		    "resuming", x->by_frame ? "frame" : "statement",
-		    x->partial);
+		    "resuming", unit, x->partial);
 	if (x->o->checkpoint != NULL)
 		sx_report(x, "%s; resume with --resume (checkpoint %s records "
-		    "it)", what, x->o->checkpoint);
+		    "it)", what.p, x->o->checkpoint);
 	else
-		sx_report(x, "%s; resume with --skip-to %s", what, t);
+		sx_report(x, "%s; resume with --skip-to %s", what.p, t.p);
 	live_advice(x);
+out:
+	sx_point_free(&p);
+	buf_release(&t);
+	buf_release(&what);
 }
 
 /*
@@ -290,20 +522,29 @@ static int
 pending(struct sx *x)
 {
 	const char	*what = x->by_frame ? "frame" : "statement";
-	char		 a[48], b[48];
+	struct buf	 a = BUF_INIT, b = BUF_INIT;
+	char		 t[48];
 
-	sx_token(a, sizeof(a), x->pend_no, x->pend_hash);
-	sx_token(b, sizeof(b), x->o->skip_to, x->o->skip_hash);
+	if (x->by_frame) {
+		sx_point_token(&a, x->pend_no, x->pend_marks, x->npend_marks,
+		    x->pend_hash);
+	} else {
+		sx_token(t, sizeof(t), x->pend_no, x->pend_hash);
+		buf_adds(&a, t);
+	}
+	given_token(x, &b);
 	/* before the first, "not" is a start from the beginning */
 	sx_set_error(x, 0, "checkpoint %s: %s %" PRIu64 " had begun when the "
 	    "run stopped, and it is not transactional (DDL, or a write to a "
 	    "MyISAM or Aria table): check the target "
 	    "for its effect, then resume with --skip-to %s if it took effect, "
-	    "%s%s%s", x->o->checkpoint, what, x->pend_no, a,
-	    x->o->skip_to > 0 ? "or --skip-to " : "or if not, delete the "
+	    "%s%s%s", x->o->checkpoint, what, x->pend_no, a.p,
+	    x->o->skip_top > 0 ? "or --skip-to " : "or if not, delete the "
 	    "checkpoint's row and run the input from the start",
-	    x->o->skip_to > 0 ? b : "", x->o->skip_to > 0 ? " if not (and "
+	    x->o->skip_top > 0 ? b.p : "", x->o->skip_top > 0 ? " if not (and "
 	    "--checkpoint as before)" : " (with --checkpoint as before)");
+	buf_release(&a);
+	buf_release(&b);
 	x->no_resume = 1;
 	return -1;
 }
@@ -313,12 +554,20 @@ sx_check_resume(struct sx *x, uint64_t no, uint64_t hash)
 {
 	const struct sx_opts *o = x->o;
 	struct buf	 b = BUF_INIT;
-	char		 want[512], got[48];
+	char		 want[512], got[512];
 
-	if (!o->skip_has_hash || o->skip_to == 0 || hash == o->skip_hash)
+	if (!o->skip_has_hash || o->skip_top == 0 || hash == o->skip_hash)
 		return x->pend_no != 0 ? pending(x) : 0;
 	sx_resume_given(x, want, sizeof(want));
-	sx_token(got, sizeof(got), no, hash);
+	if (o->skip_frames) {
+		struct buf	 g = BUF_INIT;
+
+		sx_point_token(&g, o->skip_to, o->skip_marks, o->nskip_marks,
+		    hash);
+		snprintf(got, sizeof(got), "%s", g.p != NULL ? g.p : "");
+		buf_release(&g);
+	} else
+		sx_token(got, sizeof(got), no, hash);
 	buf_addf(&b, "%s: this input is not the one the resume point was made "
 	    "from: its %s 1-%" PRIu64 " differ (they give %s); resume only "
 	    "with the same input", want, x->by_frame ? "frames" : "statements",
@@ -342,6 +591,10 @@ sx_done(struct sx *x, uint64_t no, uint64_t hash)
 	if (no > x->done_no) {
 		x->done_no = no;
 		x->done_hash = hash;
+	}
+	if (no > x->top_no) {
+		x->top_no = no;
+		x->top_hash = hash;
 	}
 }
 

@@ -26,6 +26,22 @@
  * unique_checks=0, so that MariaDB bulk-loads the empty table under a
  * table lock nobody else can wait for; every other unit runs with
  * unique_checks=1 and row locks.
+ *
+ * Snapshot streams (load.c) cut each table's rows into units of whole,
+ * consecutive ROWS frames; frames of several tables interleave, so the
+ * committed frames are no prefix.  Their resume point (struct sx_point)
+ * is a prefix N plus each table's mark after it, exact because a table's
+ * units commit in its frame order and objects are barriers.
+ *
+ * The invariant, for any input (statement stream, snapshot stream,
+ * --input parts), any -j on either side and any failure point: the
+ * resume point printed and the checkpoint row describe exactly the set
+ * of statements and rows committed, and resuming as printed loads
+ * everything else exactly once.  Non-transactional tables run alone,
+ * are never replayed, and are named when pending (nontx.c).  A lost
+ * connection during COMMIT is the one thing a client cannot know: with
+ * --checkpoint the row decides; without it the unit counts as not
+ * committed (sqlexec(1), RESUME POINTS).
  */
 #ifndef SQLEXEC_H
 #define SQLEXEC_H
@@ -50,8 +66,12 @@ struct sx_opts {
 	size_t		 commit_every;	/* bytes of statements a transaction */
 	size_t		 batch_bytes;	/* bytes of statements a round trip */
 	uint64_t	 skip_to;	/* resume after this statement */
-	uint64_t	 skip_hash;	/* the input's identity up to skip_to */
+	uint64_t	 skip_hash;	/* the input's identity up to skip_top */
 	int		 skip_has_hash;	/* skip_hash was given (N:IDENTITY) */
+	int		 skip_frames;	/* a snapshot stream's point (fN...) */
+	struct sx_mark	*skip_marks;	/* its tables' marks, owned */
+	size_t		 nskip_marks;
+	uint64_t	 skip_top;	/* max(skip_to, every mark) */
 	const char	*checkpoint;	/* "db.table" of the checkpoint, or NULL */
 	int		 resume;	/* continue from the checkpoint */
 	int		 force;		/* report errors, continue */
@@ -103,6 +123,15 @@ const char	*sx_action_name(enum sx_action);
  */
 const char	*sx_reads_connection(const struct rp_stmt *);
 
+/*
+ * A table's high-water mark (snapshot streams, resume.c): the table's
+ * ROWS frames up to frame are committed, none after it.
+ */
+struct sx_mark {
+	uint64_t	 table;		/* the stream's table id */
+	uint64_t	 frame;
+};
+
 /* One statement of a unit. */
 struct sx_stmt {
 	uint64_t	 no;
@@ -121,6 +150,9 @@ struct sx_unit {
 	uint64_t	 end_no;	/* statements <= end_no are done with it */
 	uint64_t	 end_hash;	/* the input's identity up to end_no */
 	int		 bulk;		/* first into a table: alone, unique_checks=0 */
+	int		 has_mark;	/* rows: commits mark, at mark_hash */
+	struct sx_mark	 mark;
+	uint64_t	 mark_hash;	/* the input's identity up to mark.frame */
 	struct sx_rows	*rows;		/* rows of one table (load.c), or NULL */
 	struct buf	 text;		/* texts joined by "\n;\n" */
 	struct buf	 ctx;		/* NUL-separated context strings */
@@ -167,6 +199,15 @@ struct sx {
 	uint64_t	 done_no;	/* statements 1..done_no done */
 	uint64_t	 done_hash;	/* the input's identity up to done_no */
 	uint64_t	 at_hash;	/* ... up to the dispatcher's statement */
+	struct sx_mark	*marks;		/* snapshot streams: tables' marks */
+	size_t		 nmarks;
+	uint64_t	 top_no;	/* max(done_no, every mark) */
+	uint64_t	 top_hash;	/* the input's identity up to top_no */
+	int		 ckpt_old;	/* the checkpoint's row has no marks */
+	int		 marks_lost;	/* out of memory: no exact point */
+	struct sx_mark	*pend_marks;	/* --resume: the pending point's */
+	size_t		 npend_marks;
+	uint64_t	 pend_top;
 	int		 no_resume;	/* wrong input: print no resume point */
 	uint64_t	 pend_no;	/* --resume: a DDL begun at the stop, or 0 */
 	uint64_t	 pend_hash;
@@ -391,11 +432,55 @@ void	 sx_id_free(struct sx_id *);
 /* "N:HHHHHHHHHHHHHHHH" into b (48 bytes are enough). */
 void	 sx_token(char *b, size_t len, uint64_t no, uint64_t hash);
 /*
- * Parse a --skip-to argument: "N" (*has_hash 0) or "N:IDENTITY".  0, or
- * -1 with *errstr a reason (static).
+ * Parse a --skip-to argument into o: "N" (skip_has_hash 0), "N:IDENTITY"
+ * (a statement stream's, or an older sqlexec's for a snapshot stream),
+ * or "fN[,TABLE=MARK...][:IDENTITY]" (a snapshot stream's: skip_frames
+ * 1, skip_marks owned by o, skip_top the largest of N and the marks; the
+ * identity is the input's up to skip_top, and required with marks).  0,
+ * or -1 with *errstr a reason (static).
  */
-int	 sx_token_parse(const char *, uint64_t *no, uint64_t *hash,
-	    int *has_hash, const char **errstr);
+int	 sx_token_parse(const char *, struct sx_opts *o, const char **errstr);
+/*
+ * "TABLE=MARK,..." (len bytes, each MARK > no, each TABLE once) into *m
+ * (malloc'd, the caller frees) and *n.  0, or -1 with *errstr a reason.
+ */
+int	 sx_marks_parse(const char *, size_t len, uint64_t no,
+	    struct sx_mark **m, size_t *n, const char **errstr);
+/* The mark of table in m[0..n), or 0 if it has none. */
+uint64_t sx_mark_of(const struct sx_mark *m, size_t n, uint64_t table);
+/*
+ * Unit u (of rows, u->has_mark) has committed: raise its table's mark;
+ * caller holds x->mu.
+ */
+void	 sx_mark(struct sx *, const struct sx_unit *u);
+/*
+ * The resume point of a snapshot stream: every frame <= no is done, and
+ * of each table m[i].table (i < n) the ROWS frames in (no, m[i].frame]
+ * are committed too, none after; hash is the input's identity up to top,
+ * the largest of no and the marks.  The invariant of sqlexec.h's model
+ * says that this is exactly what is committed.
+ */
+struct sx_point {
+	uint64_t	 no;
+	uint64_t	 top;
+	uint64_t	 hash;
+	struct sx_mark	*m;		/* owned: sx_point_free() */
+	size_t		 n;
+};
+/*
+ * The point once position no (identity hash, ignored if not further than
+ * what is done) and unit u (NULL: none) have committed, from x's state;
+ * caller holds x->mu.  0, or -1 if out of memory (*p is then only to
+ * free).
+ */
+int	 sx_point(const struct sx *, uint64_t no, uint64_t hash,
+	    const struct sx_unit *u, struct sx_point *p);
+void	 sx_point_free(struct sx_point *);
+/* "TABLE=MARK,..." (nothing if n is 0) into b. */
+void	 sx_point_marks(struct buf *b, const struct sx_mark *m, size_t n);
+/* The token "fN[,TABLE=MARK...]:IDENTITY" into b. */
+void	 sx_point_token(struct buf *b, uint64_t no, const struct sx_mark *m,
+	    size_t n, uint64_t hash);
 /*
  * The resume point this run was given, for messages: "--skip-to N:ID",
  * "--skip-to N", or "--resume (checkpoint db.t, at N:ID)", into b.
@@ -443,6 +528,15 @@ int	 sx_ckpt_input(struct sx *, const struct rp_kv *hdr);
 int	 sx_ckpt_write(struct sx *, MYSQL *m, uint64_t no, uint64_t hash,
 	    uint64_t pend, uint64_t pend_hash, int commit);
 int	 sx_ckpt_finish(struct sx *, uint64_t no, uint64_t hash);
+/*
+ * sx_ckpt_write() for rows unit u, from the resume point of what is
+ * committed (sx_point()): with pending 0, the point once u commits, then
+ * COMMIT; with pending 1 (u is not transactional and about to run), the
+ * point now and u's as pending, committed at once.  Without --checkpoint
+ * only the COMMIT (pending 0).  0, or -1 (the error is on m).
+ */
+int	 sx_ckpt_write_unit(struct sx *, MYSQL *m, const struct sx_unit *u,
+	    int pending);
 
 /*
  * nontx.c: tables that are not transactional (MyISAM, Aria, MEMORY...).

@@ -482,6 +482,7 @@ run_unit(struct sx *x, int c, struct sx_unit *u)
 	pthread_mutex_lock(&x->mu);
 	x->committed_seq = u->seq;
 	sx_done(x, u->end_no, u->end_hash);
+	sx_mark(x, u);
 	unit_tables(x, u);
 	x->nstmts += u->n;
 	x->nfailed += failed;

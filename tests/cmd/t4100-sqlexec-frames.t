@@ -95,7 +95,7 @@ like "$msg" "^sqlexec: $dup\\.d: rows [0-9]+-20001 \\(frames [0-9]+-[0-9]+\\): I
 first=$(printf '%s\n' "$msg" | sed -n 's/.*: rows \([0-9]*\)-.*/\1/p')
 is "$(sql -e "SELECT COUNT(*), IFNULL(MAX(a), 0) FROM $dup.d")" \
     "$((first - 1))	$((first - 1))" "the units before it are committed, its own is not"
-like "$(grep resume err)" "^sqlexec: frames 1-[0-9]+ are committed; resume with --skip-to [0-9]+:[0-9a-f]{16}$" \
+like "$(grep resume err)" "^sqlexec: frames 1-[0-9]+ are committed(, and [^;]*)?; resume with --skip-to f[0-9]+(,[0-9]+=[0-9]+)*:[0-9a-f]{16}$" \
     "resume point"
 sql $dup -e "TRUNCATE TABLE d"
 sqlexec $C -j 2 --no-create --no-bulk --commit-every 300K <dup.rp 2>err
@@ -144,7 +144,7 @@ for pct in 0 3 11 23 37 50 61 74 88 99; do
 		last=$(sqlexec -n --no-create --commit-every 300K <part.rp 2>/dev/null |
 		    sed -n 's/^unit [0-9]*: [^:]*: rows [0-9]*-\([0-9]*\) .*/\1/p' | tail -1)
 		got=$(sql -e "SELECT COUNT(*), IFNULL(MAX(id), 0) FROM $cut.c")
-		resume=$(sed -n 's/^sqlexec: .* resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
+		resume=$(sed -n 's/^sqlexec: .* resume with --skip-to \(f[0-9,=]*:[0-9a-f]*\)$/\1/p' err)
 		if [ $rc -ne 1 ] || ! grep -Eq "truncated|corrupt|not a rowpipe" err ||
 		    [ "$got" != "${last:-0}	${last:-0}" ]; then
 			bad=$((bad + 1))
