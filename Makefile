@@ -94,6 +94,7 @@ $(B)/rowmap: $(O)/cmd/rowmap/main.o $(call arch,rowmap) $(LIB)
 # Unit tests: cmocka with TAP output, one binary per tests/unit/*.c; a
 # test of a program's code links that program's archive too.
 $(O)/tests/unit/sqlsplit.t: $(call arch,sqlsplit)
+$(O)/tests/unit/engine.t: $(call arch,sqlexec)
 # progress.t keeps the clock (tests/unit/progress.c says why).
 $(O)/tests/unit/progress.t: LDFLAGS += -Wl,--wrap=mono_now
 $(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(LIB)
