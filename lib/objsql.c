@@ -753,7 +753,9 @@ grant(struct objsql *x, const struct rp_object *ob)
  * made, so that the restoring account can grant them without becoming
  * their admin; the grants then make the source's admins (WITH ADMIN
  * OPTION), and the helper role goes at the end (the object marked
- * last=1).
+ * last=1).  An object with helper=0 (dbsnap: the grants of privileges
+ * and PROXY, after the last=1 one) runs without it: a restore that
+ * stops there leaves no helper role behind.
  */
 #define IMPORT_ROLE	"`rowpipe_import_role`"
 
@@ -787,12 +789,15 @@ accounts_end(struct objsql *x, const struct rp_object *ob)
 static int
 account(struct objsql *x, const struct rp_object *ob)
 {
-	int	 r;
+	const char	*helper;
+	int		 r;
 
 	if (x->o.no_create || x->n->ntables > 0)
 		return 0;
 	x->tdb = "";
-	if (accounts_begin(x) == -1)
+	helper = rp_kv_get(&ob->attrs, "helper");
+	if ((helper == NULL || strcmp(helper, "0") != 0) &&
+	    accounts_begin(x) == -1)
 		return -1;
 	switch (ob->kind) {
 	case OBJ_USER:

@@ -177,6 +177,7 @@ struct snap_opts {
 	int		 routines, triggers, events;
 	int		 keep_replica_events;	/* --keep-replica-event-status */
 	int		 users;		/* --users */
+	int		 skip_proxies;	/* --skip-proxy-grants */
 	int		 no_lock;
 	int		 list;
 	int		 force;
@@ -206,7 +207,9 @@ struct snap {
 	struct objlist	 triggers;
 	struct objlist	 events;
 	struct objlist	 users;		/* --users: OBJ_USER, then OBJ_ROLE */
-	struct objlist	 grants;	/* --users: OBJ_GRANT */
+	struct objlist	 rolegrants;	/* --users: OBJ_GRANT of roles */
+	struct objlist	 grants;	/* --users: OBJ_GRANT of privileges */
+	struct objlist	 proxies;	/* --users: OBJ_GRANT PROXY */
 	struct attrs	 header;
 	const char	*consistency;
 	struct frame_writer *fw;
@@ -218,6 +221,7 @@ struct snap {
 	struct leftout {		/* in the databases, not in the stream */
 		uint64_t	 procedures, functions, packages, package_bodies;
 		uint64_t	 events, triggers, users, roles;
+		uint64_t	 proxies;	/* --skip-proxy-grants */
 		/* kinds left out that the account cannot count: "EVENT" */
 		const char	*no_routines, *no_events, *no_accounts;
 		uint64_t	 no_triggers;	/* tables without TRIGGER */

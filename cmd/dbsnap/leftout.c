@@ -286,6 +286,9 @@ report_left_out(struct snap *s)
 		    "lacks %s)", b.len > 0 ? ", " : "", l->no_accounts);
 	if (l->users + l->roles > 0 || l->no_accounts != NULL)
 		buf_adds(&b, " (add --users)");
+	add(&b, l->proxies, "PROXY grant", "PROXY grants");
+	if (l->proxies > 0)
+		buf_adds(&b, " (--skip-proxy-grants)");
 	if (l->system_dbs.len > 0 && !l->system_dbs.err)
 		system_dbs(&b, l->system_dbs.p);
 	if (b.len > 0 && !b.err)

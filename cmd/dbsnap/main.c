@@ -185,6 +185,8 @@ static const struct opt options[] = {
 	    "accepted: always one consistent snapshot"),
 	OPT_FUNC(0, "select", "TABLE.COL=EXPR", add_select, 0,
 	    "read EXPR, on the server, as COL (repeatable)"),
+	OPT_FLAG(0, "skip-proxy-grants", F(skip_proxies), 1,
+	    "--users: leave out the PROXY grants"),
 	OPT_FLAG(0, "skip-triggers", F(triggers), 0, "leave out triggers"),
 	OPT_FLAG(0, "no-triggers", F(triggers), 0, NULL),
 	OPT_FLAG(0, "triggers", F(triggers), 1, "dump triggers"),
@@ -317,8 +319,10 @@ write_schema(struct snap *s)
 	size_t	 i;
 
 	write_header(s);
-	if (part_pre(s))
+	if (part_pre(s)) {
 		write_objects(s, &s->users);	/* before definers name them */
+		write_objects(s, &s->rolegrants);
+	}
 	/*
 	 * Every database with its sequences first, then the tables: a
 	 * table's DEFAULT NEXTVAL() needs its sequence, of any database
@@ -472,7 +476,8 @@ main(int argc, char *argv[])
 	count_left_out(&s);
 	say(&s, "%zu routines, %zu views, %zu triggers, %zu events, %zu users "
 	    "and roles, %zu grants", s.routines.n, s.views.n, s.triggers.n,
-	    s.events.n, s.users.n, s.grants.n);
+	    s.events.n, s.users.n, s.rolegrants.n + s.grants.n +
+	    s.proxies.n);
 	if (!o->no_data)
 		plan_chunks(&s);
 	conn_opts_clear(&o->conn);
@@ -490,6 +495,7 @@ main(int argc, char *argv[])
 		write_objects(&s, &s.triggers);
 		write_objects(&s, &s.events);
 		write_objects(&s, &s.grants);	/* after what they grant on */
+		write_objects(&s, &s.proxies);	/* what root alone restores */
 	}
 	if (frame_writer_close(s.fw) == -1) {
 		if (errno == EPIPE)

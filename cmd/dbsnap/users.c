@@ -5,11 +5,19 @@
  * (OBJ_USER), each role as CREATE ROLE (OBJ_ROLE), and every line of
  * SHOW GRANTS of each user and role (OBJ_GRANT: privileges, roles
  * granted, with ADMIN OPTION for a role's admins, SET DEFAULT ROLE).
- * The last account object has the attribute last=1: where a restore
- * ends what it set up for the accounts (lib/objsql).  The stream carries users and roles right
- * after its header and the grants at its end, after the objects they
- * may name.  mysql.user and mysql.roles_mapping are not transactional:
- * they are read as they are when dbsnap reads them, before the rows.
+ * The stream carries users and roles right after its header, with the
+ * grants of roles (GRANT `role` TO ..., SET DEFAULT ROLE), the only ones
+ * that need lib/objsql's helper role: the last of those has last=1,
+ * where a restore drops it, before any row.  The grants of privileges
+ * come at the stream's end, after the objects they may name, and the
+ * PROXY grants last of all: only an account with PROXY ... WITH GRANT
+ * OPTION on the proxied account (root's PROXY ON ''@'%') can restore
+ * them, so an administrator that is not root has everything else when
+ * its restore stops there, and no helper role; they carry helper=0
+ * (lib/objsql: run without the helper role), and --skip-proxy-grants
+ * leaves them out.  mysql.user and mysql.roles_mapping are not
+ * transactional: they are read as they are when dbsnap reads them,
+ * before the rows.
  */
 #include <err.h>
 #include <stdio.h>
@@ -55,6 +63,23 @@ push_object(struct snap *s, struct objlist *l, int kind, const char *name,
 }
 
 /*
+ * Where a line of SHOW GRANTS goes: the grants of roles (a role's name
+ * is quoted: "GRANT `r` TO", "SET DEFAULT ROLE") after the accounts,
+ * the PROXY grants last (NULL with --skip-proxy-grants), the others at
+ * the end.
+ */
+static struct objlist *
+grant_list(struct snap *s, const char *line)
+{
+	if (strncmp(line, "GRANT `", 7) == 0 ||
+	    strncmp(line, "SET DEFAULT ROLE ", 17) == 0)
+		return &s->rolegrants;
+	if (strncmp(line, "GRANT PROXY ON ", 15) == 0)
+		return s->o->skip_proxies ? NULL : &s->proxies;
+	return &s->grants;
+}
+
+/*
  * One OBJ_GRANT per line of SHOW GRANTS FOR name.  An account dropped
  * since it was listed (error 1141) is named in a warning.
  */
@@ -66,6 +91,7 @@ grants_of(struct snap *s, const char *name)
 	MYSQL_RES	*r;
 	MYSQL_ROW	 row;
 	unsigned long	*len;
+	struct objlist	*l;
 	char		 e[512];
 
 	buf_addf(&q, "SHOW GRANTS FOR %s", name);
@@ -83,8 +109,16 @@ grants_of(struct snap *s, const char *name)
 	while ((row = mysql_fetch_row(r)) != NULL)
 		if (row[0] != NULL) {
 			len = mysql_fetch_lengths(r);
-			push_object(s, &s->grants, OBJ_GRANT, name, row[0],
-			    len[0], "grantee", name);
+			l = grant_list(s, row[0]);
+			if (l == NULL) {
+				s->left.proxies++;
+				continue;
+			}
+			push_object(s, l, OBJ_GRANT, name, row[0], len[0],
+			    "grantee", name);
+			if (l != &s->rolegrants)
+				attrs_add(&l->v[l->n - 1].attrs, "helper",
+				    "0");
 		}
 	mysql_free_result(r);
 	buf_release(&q);
@@ -152,6 +186,29 @@ role_object(struct snap *s, const struct account *a)
 	buf_release(&ddl);
 }
 
+/*
+ * The PROXY grants, named: an administrator that is not root cannot
+ * restore them (ERROR 1698).
+ */
+static void
+note_proxies(struct snap *s)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i;
+
+	for (i = 0; i < s->proxies.n; i++)
+		buf_addf(&b, "%s%.*s", i > 0 ? "; " : "",
+		    (int)s->proxies.v[i].ddl_len, s->proxies.v[i].ddl);
+	must(&b);
+	if (s->proxies.n > 0)
+		warnx("note: %zu PROXY grant%s, which only an account with "
+		    "PROXY WITH GRANT OPTION on the proxied account (root) can "
+		    "restore, come last (--skip-proxy-grants leaves them "
+		    "out): %s", s->proxies.n, s->proxies.n == 1 ? "" : "s",
+		    b.p);
+	buf_release(&b);
+}
+
 void
 discover_users(struct snap *s)
 {
@@ -165,6 +222,11 @@ discover_users(struct snap *s)
 	    "ORDER BY is_role, User, Host");
 	r = query_buf(s, "users (mysql.user)", &q);
 	while ((row = mysql_fetch_row(r)) != NULL) {
+		/* a failed restore's helper role (lib/objsql) is not the source's */
+		if (row[0] != NULL && row[2] != NULL &&
+		    strcmp(row[2], "Y") == 0 &&
+		    strcmp(row[0], "rowpipe_import_role") == 0)
+			continue;
 		if ((v = reallocarray(v, n + 1, sizeof(*v))) == NULL)
 			die(s, "out of memory");
 		memset(&v[n], 0, sizeof(v[n]));
@@ -191,9 +253,11 @@ discover_users(struct snap *s)
 	free(v);
 	buf_release(&q);
 	buf_release(&name);
-	/* the restore's end of the accounts (lib/objsql) */
-	if (s->grants.n > 0)
-		attrs_add(&s->grants.v[s->grants.n - 1].attrs, "last", "1");
+	/* the restore's end of the helper role (lib/objsql) */
+	if (s->rolegrants.n > 0)
+		attrs_add(&s->rolegrants.v[s->rolegrants.n - 1].attrs, "last",
+		    "1");
 	else if (s->users.n > 0)
 		attrs_add(&s->users.v[s->users.n - 1].attrs, "last", "1");
+	note_proxies(s);
 }

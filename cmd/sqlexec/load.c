@@ -142,9 +142,12 @@ stmt_where(struct buf *b, const struct loader *l,
     const struct objsql_stmt *os, int c)
 {
 	if (os->obj != NULL)
-		buf_addf(b, "frame %" PRIu64 ": %s %s%s%s: %s", l->frame,
+		buf_addf(b, "frame %" PRIu64 ": %s %s%s%s: %.*s", l->frame,
 		    kind_name(os->obj->kind), os->obj->schema,
 		    *os->obj->schema != '\0' ? "." : "", os->obj->name,
+		    /* a grant: which one (a PROXY grant, say) */
+		    os->obj->kind == OBJ_GRANT ? (int)os->len : -1,
+		    os->obj->kind == OBJ_GRANT ? os->text :
 		    role_name(os->role));
 	else
 		buf_addf(b, "session: %s", os->text);

@@ -61,9 +61,14 @@ is "$(grep -c "^OBJECT	user		\`t1090_" all.txt)" 3 "... our three users"
 is "$(grep -c "^OBJECT	role		\`t1090_" all.txt)" 3 "... our three roles"
 like "$(grep "^OBJECT	grant		\`t1090_app\`@\`%\`	GRANT \`t1090_writer\`" all.txt)" \
     "WITH ADMIN OPTION" "... a role's admin, as a grant with ADMIN OPTION"
-first_grant=$(grep -n '^OBJECT	grant' all.txt | head -1 | cut -d: -f1)
+# Grants of privileges after every object they may name; grants of
+# roles (GRANT `role` TO, SET DEFAULT ROLE) with the accounts, before.
+first_grant=$(grep -n '^OBJECT	grant' all.txt | grep -v '	GRANT `\|	SET DEFAULT ROLE ' | head -1 | cut -d: -f1)
 last_other=$(grep -n '^OBJECT	\(database\|table\|function\|procedure\|view\|trigger\|event\)' all.txt | tail -1 | cut -d: -f1)
-ok $((first_grant < last_other)) "... grants after every other object"
+first_other=$(grep -n '^OBJECT	\(database\|table\)' all.txt | head -1 | cut -d: -f1)
+last_role_grant=$(grep -n '^OBJECT	grant.*	\(GRANT `\|SET DEFAULT ROLE \)' all.txt | tail -1 | cut -d: -f1)
+ok $((first_grant < last_other)) "... grants of privileges after every other object"
+ok $((last_role_grant > first_other)) "... grants of roles before the databases"
 
 # A fresh server: everything through SQL text.
 rows2sql <all.rp | sqlsplit | sqlexec $B 2>err
