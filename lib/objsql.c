@@ -310,52 +310,116 @@ quoted_len(const char *p, const char *e)
 	return t.len;
 }
 
+/* Does [p, e) have the word w, outside strings and identifiers? */
+static int
+has_word(const char *p, const char *e, const char *w)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t;
+
+	sqltok_init(&l, p, (size_t)(e - p), 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END)
+		if (t.kind == SQLTOK_WORD && sqltok_is(&t, w))
+			return 1;
+	return 0;
+}
+
+/* A "srid" attribute's entry: SRID digits and the quoted column name. */
+struct srid {
+	const char	*srid, *col;
+	size_t		 nsrid, ncol;
+	int		 used;
+};
+
+/* The entries of the srid attribute v into *out (malloc'd); n, or -1. */
+static ssize_t
+srid_entries(const char *v, struct srid **out)
+{
+	const char	*e = v + strlen(v), *q;
+	struct srid	*s = NULL, *t;
+	size_t		 n, ql, k = 0;
+
+	for (; v < e; v = q + ql + (q + ql < e)) {
+		if ((n = strspn(v, "0123456789")) == 0 || n > 10 ||
+		    v[n] != '\t' || (ql = quoted_len(q = v + n + 1, e)) == 0 ||
+		    (q + ql < e && q[ql] != '\n') ||
+		    (t = reallocarray(s, k + 1, sizeof(*s))) == NULL) {
+			free(s);
+			return -1;
+		}
+		s = t;
+		s[k].srid = v;
+		s[k].nsrid = n;
+		s[k].col = q;
+		s[k].ncol = ql;
+		s[k++].used = 0;
+	}
+	*out = s;
+	return (ssize_t)k;
+}
+
 /*
  * Put back the SRIDs of a table's spatial columns (its "srid" attribute:
  * lines of SRID, a tab and the quoted column name; rowpipe-stream(5)) as
  * REF_SYSTEM_ID=SRID after each column's type, into b: MariaDB's SHOW
  * CREATE TABLE leaves them out.  A column line of SHOW CREATE TABLE
- * starts "\n  `name` type" (strings in it are escaped: no newline); a
- * column the definition no longer has is skipped.
+ * starts "\n  `name` type" (strings in it are escaped: no newline); one
+ * that has REF_SYSTEM_ID already keeps it as it is.  A column that the
+ * definition no longer names at all (rowmap dropped it) is skipped; one
+ * it names but whose line is not found is an error: its SRID would be
+ * lost.
  */
 static int
 add_srids(struct objsql *x, const struct rp_object *ob, const char *ddl,
     size_t len, struct buf *b)
 {
-	const char	*v = rp_kv_get(&ob->attrs, "srid"), *e, *q, *hit, *p;
-	const char	*run = ddl, *end = ddl + len;
-	struct buf	 needle = BUF_INIT;
-	size_t		 n, ql;
+	const char	*v = rp_kv_get(&ob->attrs, "srid"), *end = ddl + len;
+	const char	*run = ddl, *p, *eol, *t;
+	struct srid	*s;
+	ssize_t		 n, i;
+	size_t		 ql;
 
 	if (v == NULL) {
 		buf_add(b, ddl, len);
 		return 0;
 	}
-	/* entries come in the order of the columns: one pass */
-	for (e = v + strlen(v); v < e; v = q + ql + (q + ql < e)) {
-		if ((n = strspn(v, "0123456789")) == 0 || n > 10 ||
-		    v[n] != '\t' || (ql = quoted_len(q = v + n + 1, e)) == 0 ||
-		    (q + ql < e && q[ql] != '\n')) {
-			buf_release(&needle);
-			return xfail(x, "%s.%s: bad srid attribute", ob->schema,
-			    ob->name);
-		}
-		buf_reset(&needle);
-		buf_adds(&needle, "\n  ");
-		buf_add(&needle, q, ql);
-		buf_addc(&needle, ' ');
-		if (needle.err || (hit = memmem(run, (size_t)(end - run),
-		    needle.p, needle.len)) == NULL)
+	if ((n = srid_entries(v, &s)) == -1)
+		return xfail(x, "%s.%s: bad srid attribute", ob->schema,
+		    ob->name);
+	for (p = ddl; (p = memmem(p, (size_t)(end - p), "\n  `", 4)) != NULL;
+	    p = eol) {
+		p += 3;
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		if ((ql = quoted_len(p, eol)) == 0 || p + ql >= eol ||
+		    p[ql] != ' ')
 			continue;
-		for (p = hit + needle.len; p < end && *p != ' ' && *p != ',' &&
-		    *p != '\n'; p++)
+		for (i = 0; i < n && (s[i].used || s[i].ncol != ql ||
+		    memcmp(s[i].col, p, ql) != 0); i++)
 			;
-		buf_add(b, run, (size_t)(p - run));
-		buf_addf(b, " REF_SYSTEM_ID=%.*s", (int)n, v);
-		run = p;
+		if (i == n)
+			continue;
+		s[i].used = 1;
+		if (has_word(p, eol, "REF_SYSTEM_ID"))
+			continue;
+		for (t = p + ql + 1; t < eol && *t != ' ' && *t != ','; t++)
+			;
+		buf_add(b, run, (size_t)(t - run));
+		buf_addf(b, " REF_SYSTEM_ID=%.*s", (int)s[i].nsrid, s[i].srid);
+		run = t;
 	}
 	buf_add(b, run, (size_t)(end - run));
-	buf_release(&needle);
+	for (i = 0; i < n; i++)
+		if (!s[i].used && memmem(ddl, len, s[i].col, s[i].ncol) !=
+		    NULL) {
+			xfail(x, "%s.%s: column %.*s: its SRID %.*s cannot be "
+			    "put back: no column line for it in the definition",
+			    ob->schema, ob->name, (int)s[i].ncol, s[i].col,
+			    (int)s[i].nsrid, s[i].srid);
+			free(s);
+			return -1;
+		}
+	free(s);
 	return 0;
 }
 
