@@ -104,7 +104,7 @@ struct frame_reader {
 	}			 state;
 	struct frame_totals	 totals;
 	int			 abort;		/* FT_ABORT's reason, or 0 */
-	char			 abort_msg[256];
+	char			 abort_msg[512];
 	char			 errstr[256];
 };
 
@@ -396,6 +396,29 @@ rd_abort(struct frame_reader *r, const struct frame *f)
 	    r->abort_msg);
 }
 
+const char *
+frame_abort_phrase(int reason)
+{
+	switch (reason) {
+	case FRAME_ABORT_DAMAGED:
+		return "damaged";
+	case FRAME_ABORT_DAMAGED_LATE:
+		return "damaged (found late)";
+	case FRAME_ABORT_CUT:
+		return "cut";
+	case FRAME_ABORT_NOSPLIT:
+		return "cannot split";
+	default:
+		return "the producer failed, the input is good";
+	}
+}
+
+int
+frame_abort_resumable(int reason)
+{
+	return reason == FRAME_ABORT_CUT;
+}
+
 int
 frame_reader_aborted(const struct frame_reader *r, const char **msg)
 {
@@ -685,6 +708,13 @@ frame_writer_abort(struct frame_writer *w, int reason, const char *msg)
 		return w->err ? wr_fail(w, w->err, "") : 0;
 	if (w->held)
 		frame_writer_discard(w);
+	if (w->seq == 0) {
+		/* failed before its header: an empty one, then the abort */
+		b = frame_begin(w);
+		enc_kv(b, NULL, NULL, 0);
+		if (frame_end(w, FT_HEADER, 0) == -1)
+			return -1;
+	}
 	b = frame_begin(w);
 	enc_varint(b, (uint64_t)reason);
 	enc_cstr(b, msg);

@@ -51,7 +51,12 @@ enum frame_type {
 	FT_ABORT = 8		/* the producer gave up: reason, message; last */
 };
 
-/* FT_ABORT reasons. */
+/*
+ * FT_ABORT reasons: the pipeline's one vocabulary for a stream that ended
+ * before its end (rowpipe-stream(5) ABORT).  A reader of an older
+ * producer's stream sees 1 and 2 only; an unknown reason reads as
+ * FRAME_ABORT_FAILED.
+ */
 #define FRAME_ABORT_DAMAGED	1	/* its input was damaged, not cut */
 /*
  * Damaged too, but found only after what it touches was written (a text
@@ -59,6 +64,31 @@ enum frame_type {
  * frames before the abort may hold the damaged part.
  */
 #define FRAME_ABORT_DAMAGED_LATE 2
+/*
+ * The producer failed (a server error, a transform, a filter that matched
+ * nothing): the input is good, the frames before the abort are good, but
+ * the stream is not all of it.
+ */
+#define FRAME_ABORT_FAILED	3
+/* Its input was cut: it ended early, what came before is good. */
+#define FRAME_ABORT_CUT		4
+/*
+ * The input is good but cannot be split or read by this pipeline (a
+ * character set sqlsplit cannot cut); the message says what to use.
+ */
+#define FRAME_ABORT_NOSPLIT	5
+
+/*
+ * The phrase for a reason, for messages: "damaged", "damaged (found
+ * late)", "the producer failed, the input is good", "cut", "cannot
+ * split"; FRAME_ABORT_FAILED's for an unknown reason.  Static.
+ */
+const char	*frame_abort_phrase(int reason);
+/*
+ * Can a load that stopped at this abort be resumed from its resume point
+ * once the input is whole (FRAME_ABORT_CUT only)?  1 or 0.
+ */
+int		 frame_abort_resumable(int reason);
 
 /* Frame flags (header byte 5). */
 #define FRAME_F_OPTIONAL	0x01	/* readers may skip it if unknown */
@@ -251,8 +281,9 @@ int		 frame_writer_release(struct frame_writer *);
 void		 frame_writer_discard(struct frame_writer *);
 /*
  * Drop what is held, end the stream with an FT_ABORT frame (reason,
- * message: one line saying why) instead of a trailer, and flush.  Every
- * reader downstream then fails with that reason.  0, or -1 (sticky).
+ * message: one line saying why) instead of a trailer, and flush; before
+ * any frame, an empty header first.  Every reader downstream then fails
+ * with that reason.  0, or -1 (sticky).
  */
 int		 frame_writer_abort(struct frame_writer *, int reason,
 		    const char *msg);

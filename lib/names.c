@@ -62,6 +62,7 @@ names_add_rename(struct names *n, const char *arg, int dotted,
 	r = &v[*cnt];
 	r->new = eq + 1;
 	r->new_db = NULL;
+	r->hit = 0;
 	if (dotted) {
 		split_dotted(s, &r->old_db, &r->old);
 		split_dotted(eq + 1, &r->new_db, &r->new);
@@ -161,23 +162,27 @@ names_db(const struct names *n, const char *db)
 	size_t	 i;
 
 	for (i = 0; i < n->ndb_renames; i++)
-		if (strcmp(n->db_renames[i].old, db) == 0)
+		if (strcmp(n->db_renames[i].old, db) == 0) {
+			n->db_renames[i].hit = 1;
 			return n->db_renames[i].new;
+		}
 	return db;
 }
 
-/* The --rename of table db.name, or NULL. */
+/* The --rename of table db.name, or NULL.  Marks it as hit. */
 static const struct names_rename *
 find_rename(const struct names *n, const char *db, const char *name)
 {
-	const struct names_rename *r;
+	struct names_rename *r;
 	size_t	 i;
 
 	for (i = 0; i < n->nrenames; i++) {
 		r = &n->renames[i];
 		if (strcmp(r->old, name) == 0 &&
-		    (r->old_db == NULL || strcmp(r->old_db, db) == 0))
+		    (r->old_db == NULL || strcmp(r->old_db, db) == 0)) {
+			r->hit = 1;
 			return r;
+		}
 	}
 	return NULL;
 }
@@ -241,6 +246,28 @@ names_unmatched(const struct names *n, struct buf *b)
 		buf_addf(b, "%s.", t->db);
 	buf_adds(b, t->name);
 	return 1;
+}
+
+int
+names_unmatched_rename(const struct names *n, struct buf *b)
+{
+	size_t	 i;
+
+	for (i = 0; i < n->nrenames; i++)
+		if (!n->renames[i].hit) {
+			buf_adds(b, "--rename ");
+			if (n->renames[i].old_db != NULL)
+				buf_addf(b, "%s.", n->renames[i].old_db);
+			buf_addf(b, "%s: no such table", n->renames[i].old);
+			return 1;
+		}
+	for (i = 0; i < n->ndb_renames; i++)
+		if (!n->db_renames[i].hit) {
+			buf_addf(b, "--rename-db %s: no such database",
+			    n->db_renames[i].old);
+			return 1;
+		}
+	return 0;
 }
 
 int

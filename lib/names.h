@@ -26,6 +26,7 @@ struct names_rename {
 	char	*old;
 	char	*new;
 	char	*new_db;	/* NULL: the table's (renamed) database */
+	int	 hit;		/* set once a lookup found it */
 };
 
 /*
@@ -89,6 +90,12 @@ int	 names_keep(const struct names *, const char *db, const char *name);
  * into b as given ("db.t" or "t"); 0 if there is none, 1 if there is.
  */
 int	 names_unmatched(const struct names *, struct buf *b);
+/*
+ * The first --rename or --rename-db that no lookup (names_table(),
+ * names_table_db(), names_db()) found so far, into b: "--rename db.t: no
+ * such table", "--rename-db d: no such database"; 0 if none, 1 if one.
+ */
+int	 names_unmatched_rename(const struct names *, struct buf *b);
 
 /*
  * Append ddl (len bytes) to b with its first quoted identifier replaced

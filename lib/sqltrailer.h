@@ -50,13 +50,26 @@
 #define SQLTRAILER_PART_LEN	(sizeof(SQLTRAILER_PART) - 1)
 
 /*
- * The last line of a text whose input stream ended with an ABORT frame
- * (rowpipe-stream(5)): "-- rowpipe-abort reason=N MESSAGE\n", N the
- * frame's reason, MESSAGE one line.  It comes after a checkpoint line,
- * instead of the trailer line; sqlsplit reports it as damage, with N.
+ * The last line of a text whose input stream ended with an ABORT frame,
+ * or that rows2sql itself gave up on (rowpipe-stream(5)):
+ * "-- rowpipe-abort reason=N xxh3=H MESSAGE\n", N the frame's reason
+ * (FRAME_ABORT_*), H the XXH3_64bits of "N MESSAGE" (16 lowercase hex
+ * digits), MESSAGE one line.  It comes after a checkpoint line, instead
+ * of the trailer line; sqlsplit passes N on in its own ABORT frame.  An
+ * older rows2sql wrote no xxh3 (and reasons 1 and 2 only).
  */
 #define SQLTRAILER_ABORT	"-- rowpipe-abort reason="
 #define SQLTRAILER_ABORT_LEN	(sizeof(SQLTRAILER_ABORT) - 1)
+/* Append the abort line for reason and msg (len bytes, one line). */
+void	sqltrailer_abort_format(struct buf *, int reason, const char *msg,
+	    size_t len);
+/*
+ * Parse an abort line (without its newline; a final \r is allowed):
+ * its reason (> 0), with *msg and *mlen the message in line; -1 if the
+ * line is malformed or its xxh3 does not match (a damaged line).
+ */
+int	sqltrailer_abort_parse(const char *line, size_t len, const char **msg,
+	    size_t *mlen);
 
 #define SQLTRAILER_PREFIX	"-- rowpipe-trailer "
 #define SQLTRAILER_PREFIX_LEN	(sizeof(SQLTRAILER_PREFIX) - 1)

@@ -302,6 +302,27 @@ open_connections(struct snap *s)
 		s->conns[i] = session_open(s);
 }
 
+/*
+ * dbsnap failed before its stream began (no server, no such database):
+ * stdout is still empty, and the next program would call that "empty
+ * input".  End the stream as dbsnap's own failure instead
+ * (rowpipe-stream(5) ABORT, reason failed), so that each program
+ * downstream says that the producer failed.  An atexit(3) handler: the
+ * error paths of dbsnap call errx(3).
+ */
+static void
+abort_unstarted(void)
+{
+	struct frame_writer *w;
+
+	if (the_snap == NULL || the_snap->fw != NULL ||
+	    (w = frame_writer_new(STDOUT_FILENO)) == NULL)
+		return;
+	(void)frame_writer_abort(w, FRAME_ABORT_FAILED, "dbsnap: it failed "
+	    "before its stream began (its own message says why)");
+	frame_writer_free(w);
+}
+
 /* A bigger pipe: fewer wake-ups between dbsnap and its reader. */
 static void
 grow_pipe(int fd)
@@ -435,6 +456,8 @@ main(int argc, char *argv[])
 
 	s.o = o;
 	the_snap = &s;
+	if (!o->list && !o->plan_parts)
+		atexit(abort_unstarted);
 	pthread_mutex_init(&s.out_mu, NULL);
 	if (mysql_library_init(0, NULL, NULL) != 0)
 		errx(1, "mysql_library_init failed");

@@ -121,14 +121,25 @@ die(struct snap *s, const char *fmt, ...)
 	static pthread_mutex_t die_mu = PTHREAD_MUTEX_INITIALIZER;
 	va_list	 ap;
 
+	char	 msg[512], am[600];
+
 	pthread_mutex_lock(&die_mu);
-	/* Let what was written before the failure out: a truncated stream. */
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/*
+	 * Let what was written before the failure out, then end the stream
+	 * as dbsnap's failure (rowpipe-stream(5) ABORT, reason failed), so
+	 * that no reader downstream takes it for a cut.
+	 */
+	snprintf(am, sizeof(am), "dbsnap: %s", msg);
 	if (s != NULL && s->fw != NULL &&
 	    pthread_mutex_trylock(&s->out_mu) == 0)
-		(void)frame_writer_flush(s->fw);
-	va_start(ap, fmt);
-	vwarnx(fmt, ap);
-	va_end(ap);
+		(void)frame_writer_abort(s->fw, FRAME_ABORT_FAILED, am);
+	else if (s != NULL && s->fw == NULL && !s->o->list &&
+	    !s->o->plan_parts && (s->fw = frame_writer_new(STDOUT_FILENO)))
+		(void)frame_writer_abort(s->fw, FRAME_ABORT_FAILED, am);
+	warnx("%s", msg);
 	replica_restore(s);	/* --at-gtid: replication as it was found */
 	_exit(1);
 }

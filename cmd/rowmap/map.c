@@ -377,6 +377,11 @@ unmatched(struct rm *st)
 		buf_release(&b);
 		return -1;
 	}
+	if (names_unmatched_rename(&st->o->names, &b)) {
+		rm_fail(st, "%s in the stream", b.p);
+		buf_release(&b);
+		return -1;
+	}
 	for (i = 0; i < st->o->nops; i++)
 		if (!st->o->ops[i].hit)
 			return rm_fail(st, "%s: no such table in the stream",
@@ -501,9 +506,8 @@ rowmap(int fd, int out_fd, const struct rowmap_opts *o, const char **errmsg)
 		else {
 			/* (a write error is sticky: then nothing more) */
 			snprintf(am, sizeof(am), "rowmap: %s", st.errbuf);
-			(void)frame_writer_abort(st.fw, frame_writer_totals(
-			    st.fw)->frames > 1 ? FRAME_ABORT_DAMAGED_LATE :
-			    FRAME_ABORT_DAMAGED, am);
+			/* rowmap's own failure: its input is good */
+			(void)frame_writer_abort(st.fw, FRAME_ABORT_FAILED, am);
 		}
 	}
 out:

@@ -127,9 +127,17 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 		if (out_flush(&st) == -1 && st.errbuf[0] == '\0')
 			snprintf(st.errbuf, sizeof(st.errbuf), "%s",
 			    strerror(st.werr));
-		/* the producer's abort goes on, into the text's end */
+		/*
+		 * The producer's abort goes on, into the text's end; so does
+		 * rows2sql's own failure (its input is good): either way the
+		 * text never reads as cut.
+		 */
 		if (!st.werr && (reason = frame_reader_aborted(fr, &why)) != 0)
 			(void)abort_line(&st, reason, why);
+		else if (!st.werr && s != FRAME_ERR && st.errbuf[0] != '\0') {
+			snprintf(msg, sizeof(msg), "rows2sql: %s", st.errbuf);
+			(void)abort_line(&st, FRAME_ABORT_FAILED, msg);
+		}
 	}
 	if (st.werr && r == -1)
 		snprintf(msg, sizeof(msg), "stdout: write: %s",

@@ -99,10 +99,29 @@ do_header(struct r2s *st, const struct frame *f)
 	return *why != '\0' ? fail(st, "%s", why) : -1;
 }
 
+/*
+ * At the end: a --tables, --rename or --rename-db that matched nothing of
+ * the stream is a mistyped name, not an empty selection.
+ */
+static int
+unmatched(struct r2s *st)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc = 0;
+
+	if (names_unmatched(&st->o->names, &b))
+		rc = fail(st, "--tables %s matched no table of the stream",
+		    b.p);
+	else if (names_unmatched_rename(&st->o->names, &b))
+		rc = fail(st, "%s in the stream", b.p);
+	buf_release(&b);
+	return rc;
+}
+
 int
 do_footer(struct r2s *st)
 {
-	if (close_insert(st) == -1)
+	if (unmatched(st) == -1 || close_insert(st) == -1)
 		return -1;
 	if (st->insert_history && stmt(st, "/*!101100 SET "
 	    "@@system_versioning_insert_history=0 */") == -1)
@@ -133,9 +152,13 @@ abort_line(struct r2s *st, int reason, const char *why)
 	struct buf	 b = BUF_INIT;
 	int		 rc = 0;
 
-	buf_addf(&b, SQLTRAILER_ABORT "%d ", reason);
-	add_clean(&b, why);
-	buf_addc(&b, '\n');
+	struct buf	 m = BUF_INIT;
+
+	add_clean(&m, why);
+	sqltrailer_abort_format(&b, reason, m.p != NULL ? m.p : "", m.len);
+	if (m.err && !b.err)
+		b.err = m.err;
+	buf_release(&m);
 	if (b.err || write_all(st->out_fd, b.p, b.len) == -1) {
 		st->werr = b.err ? b.err : errno;
 		rc = -1;

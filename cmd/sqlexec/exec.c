@@ -876,6 +876,23 @@ header(struct dispatch *d, const struct frame *f)
 	return sx_ckpt_input(d->x, &kv);
 }
 
+/*
+ * A whole stream with no statement and no object (sqlsplit of an empty
+ * text, a header and a trailer alone) is an error unless --allow-empty:
+ * a zero-byte backup must not restore as a success.
+ */
+static int
+empty_input(struct dispatch *d, int *input_err)
+{
+	fprintf(stderr, "%s: %s: empty input: the stream holds no statement "
+	    "and no object (--allow-empty if that is expected)\n",
+	    getprogname(), d->o->input_name != NULL ? d->o->input_name :
+	    "stdin");
+	d->x->no_resume = 1;
+	*input_err = 2;
+	return -1;
+}
+
 /* Read frames and dispatch statements until the trailer or a failure. */
 static int
 read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
@@ -892,7 +909,8 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 		if (stop)
 			return -1;
 		if ((st = frame_read(r, &f)) == FRAME_DONE)
-			return 0;
+			return d->consumed == 0 && !d->o->allow_empty ?
+			    empty_input(d, input_err) : 0;
 		if (st == FRAME_ERR) {
 			*input_err = 1;
 			return -1;
@@ -951,6 +969,8 @@ report_end(struct sx *x, struct frame_reader *r, int input_err)
 	else if (input_err == 1 && (reason == FRAME_ABORT_DAMAGED ||
 	    reason == FRAME_ABORT_DAMAGED_LATE))
 		sx_report_damage(x, why, reason == FRAME_ABORT_DAMAGED_LATE);
+	else if (input_err == 1 && reason != 0)
+		sx_report_abort(x, reason, why);
 	else if (input_err == 1)
 		fprintf(stderr, "%s: %s: %s\n", getprogname(),
 		    x->o->input_name != NULL ? x->o->input_name : "stdin",

@@ -67,6 +67,8 @@ add_input(void *base, const struct opt *op, char *arg, const char **errstr)
 
 #define F(m)	OPT_FIELD(struct sx_opts, m)
 static const struct opt options[] = {
+	OPT_FLAG(0, "allow-empty", F(allow_empty), 1,
+	    "an input of no statement is not an error"),
 	OPT_SIZE(0, "batch-bytes", "BYTES", F(batch_bytes), 1, 1ULL << 40,
 	    "send at most BYTES of statements a round trip"),
 	OPT_STR(0, "checkpoint", "DB.TABLE", F(checkpoint),
@@ -125,7 +127,7 @@ static struct sx_opts the_opts = {
 static const struct opt_prog prog = {
 	.name = "sqlexec",
 	.usage = "usage: sqlexec " CONN_USAGE "\n"
-	    "\t[-CfnqV] [-j jobs] [--checkpoint db.table [--resume]]\n"
+	    "\t[-CfnqV] [-j jobs] [--allow-empty] [--checkpoint db.table [--resume]]\n"
 	    "\t[--commit-every bytes] [--rename-db old=new] [--skip-to N:identity]\n"
 	    "\t[--strict] [--no-binlog] [--keep-checks] [--no-defer-indexes]\n"
 	    "\t[--no-bulk] [--no-create] [--skip-definer] [--progress]\n"

@@ -653,3 +653,20 @@ sx_report_damage(struct sx *x, const char *why, int late)
 		    "input", b.p);
 	buf_release(&b);
 }
+
+void
+sx_report_abort(struct sx *x, int reason, const char *why)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (!frame_abort_resumable(reason))
+		x->no_resume = 1;
+	sx_report(x, "%s: %s: %s", x->o->input_name != NULL ?
+	    x->o->input_name : "stdin", frame_abort_phrase(reason), why);
+	wrote_list(x, &b);
+	if (b.len > 0 && !frame_abort_resumable(reason))
+		sx_report(x, "nothing after the abort ran, but these tables "
+		    "hold what came before it: %s: load again once the cause "
+		    "is fixed", b.p);
+	buf_release(&b);
+}

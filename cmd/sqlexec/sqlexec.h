@@ -77,6 +77,7 @@ struct sx_opts {
 	int		 force;		/* report errors, continue */
 	int		 strict;	/* a server warning is an error */
 	int		 dry_run;	/* print the plan on stdout, no server */
+	int		 allow_empty;	/* --allow-empty: no statement is fine */
 	int		 no_binlog;	/* SET sql_log_bin=0 */
 	int		 keep_checks;	/* no FOREIGN_KEY_CHECKS/UNIQUE_CHECKS=0 */
 	int		 no_create;	/* snapshot streams: rows only */
@@ -508,6 +509,12 @@ void	 sx_wrote_free(struct sx *);
  * damaged part (FRAME_ABORT_DAMAGED_LATE), which may then have run.
  */
 void	 sx_report_damage(struct sx *, const char *why, int late);
+/*
+ * The input ended with an ABORT of another reason (the producer failed,
+ * cut, cannot split: frame_abort_phrase()): one line naming it and the
+ * producer's message; a resume point only if frame_abort_resumable().
+ */
+void	 sx_report_abort(struct sx *, int reason, const char *why);
 /*
  * checkpoint.c: --checkpoint DB.TABLE (see checkpoint.c for the model).
  * sx_ckpt_name(): 0 if the name is DB.TABLE, else -1.  sx_ckpt_open(): on

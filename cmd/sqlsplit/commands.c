@@ -311,7 +311,7 @@ emit_charset(struct split *s, const char *line, size_t n, int short_cmd,
 		    (unsigned long long)off);
 	for (i = 0; unsafe[i] != NULL; i++)
 		if (strcasecmp(arg, unsafe[i]) == 0)
-			return sfail(s, "line %llu, offset %llu: mysql client "
+			return nosplit(s, arg, "line %llu, offset %llu: mysql client "
 			    "command 'charset %s' is not supported (a "
 			    "multi-byte character may end in a backslash)",
 			    (unsigned long long)line_at(s, off),

@@ -46,6 +46,7 @@ struct out {
 	uint64_t	 base_off;	/* bytes of the inputs before */
 	uint64_t	 total;		/* sizes of the regular files */
 	int		 held;		/* frames held: a checked segment */
+	int		 grep_hit;	/* --grep-table matched a statement */
 	struct buf	 line;		/* --list's */
 };
 
@@ -299,6 +300,8 @@ on_stmt(void *arg, const struct split_stmt *st)
 	}
 	if (!selected(out->o, st))
 		return 0;
+	if (out->o->grep_table != NULL && table_matches(out->o->grep_table, st))
+		out->grep_hit = 1;
 	if (out->o->list)
 		return list_line(out, st);
 	if (out->o->print)
@@ -340,9 +343,10 @@ on_segment(void *arg, int event)
 /*
  * The input failed.  Damage goes downstream as an abort frame (rowpipe
  * stream(5) ABORT, reason damaged) after the statements known good (or
- * damaged-late after all of an unchecked text's);
- * anything else (a cut) ends the stream without a trailer, the statements
- * of an unchecked segment dropped.  Exits.
+ * damaged-late after all of an unchecked text's), and so do a character
+ * set it cannot cut (cannot split) and the reason of rows2sql's abort
+ * line; anything else (a cut) ends the stream without a trailer, the
+ * statements of an unchecked segment dropped.  Exits.
  */
 static __dead void
 split_failed(struct out *out, struct split *s, const char *name)
@@ -354,12 +358,15 @@ split_failed(struct out *out, struct split *s, const char *name)
 			errx(1, "stdout: %s", frame_writer_errstr(out->fw));
 		err(1, "stdout");
 	}
-	snprintf(msg, sizeof(msg), "%s: %s: %s", getprogname(), name,
-	    split_errstr(s));
-	if (out->fw != NULL && split_damaged(s)) {
+	if (split_abort_msg(s) != NULL)		/* passed on as it is */
+		snprintf(msg, sizeof(msg), "%s", split_abort_msg(s));
+	else
+		snprintf(msg, sizeof(msg), "%s: %s: %s", getprogname(), name,
+		    split_errstr(s));
+	if (out->fw != NULL && split_abort_reason(s) != 0) {
 		/* an unchecked text's statements are all out by then */
-		if (frame_writer_abort(out->fw, split_damaged_late(s) ?
-		    FRAME_ABORT_DAMAGED_LATE : FRAME_ABORT_DAMAGED, msg) == -1)
+		if (frame_writer_abort(out->fw, split_abort_reason(s),
+		    msg) == -1)
 			warnx("stdout: %s", frame_writer_errstr(out->fw));
 	} else if (out->fw != NULL && out->held)
 		frame_writer_discard(out->fw);
@@ -391,6 +398,29 @@ split_one(struct out *out, int fd, const char *name)
 	out->base_no += split_count(s);
 	out->base_off += split_offset(s);
 	split_free(s);
+}
+
+/*
+ * --grep-table that matched no statement: a mistyped name, not an empty
+ * selection.  The stream ends with an ABORT frame (the producer failed:
+ * what came before is good, but this is no complete output).  Exits.
+ */
+static __dead void
+no_match(struct out *out)
+{
+	char	 msg[300];
+
+	snprintf(msg, sizeof(msg), "--grep-table %s matched no statement",
+	    out->o->grep_table);
+	if (out->fw != NULL) {
+		char	 am[400];
+
+		snprintf(am, sizeof(am), "%s: %s", getprogname(), msg);
+		if (frame_writer_abort(out->fw, FRAME_ABORT_FAILED, am) == -1)
+			warnx("stdout: %s", frame_writer_errstr(out->fw));
+	} else if (stdout_finish() == -1)
+		err(1, "stdout");
+	errx(1, "%s", msg);
 }
 
 static void
@@ -508,6 +538,8 @@ main(int argc, char *argv[])
 		split_one(&out, fd, argv[i]);
 		close(fd);
 	}
+	if (o.grep_table != NULL && !out.grep_hit)
+		no_match(&out);
 	if (out.fw != NULL) {
 		if (frame_writer_close(out.fw) == -1)
 			errx(1, "stdout: %s", frame_writer_errstr(out.fw));

@@ -28,6 +28,36 @@ sfail(struct split *s, const char *fmt, ...)
 	return -1;
 }
 
+int
+sfail_as(struct split *s, int reason, const char *pre, const char *fmt,
+    va_list ap)
+{
+	char	 msg[400];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (!s->failed && reason == FRAME_ABORT_DAMAGED)
+		s->mark.damaged = 1;
+	else if (!s->failed)
+		s->mark.reason = reason;
+	return sfail(s, "%s%s", pre, msg);
+}
+
+int
+nosplit(struct split *s, const char *cs, const char *fmt, ...)
+{
+	char	 pre[160];
+	va_list	 ap;
+	int	 r;
+
+	snprintf(pre, sizeof(pre), "cannot split (use mariadb "
+	    "--default-character-set=%s DB < FILE: the input is good): ",
+	    strncmp(cs, "of ", 3) != 0 ? cs : "NAME");
+	va_start(ap, fmt);
+	r = sfail_as(s, FRAME_ABORT_NOSPLIT, pre, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
 void
 swarn(struct split *s, const char *fmt, ...)
 {
@@ -175,6 +205,22 @@ split_damaged_late(const struct split *s)
 	return s->mark.late || (s->mark.seg_max == 0 && !s->mark.r2s_hdr);
 }
 
+int
+split_abort_reason(const struct split *s)
+{
+	if (s->mark.damaged)
+		return split_damaged_late(s) ? FRAME_ABORT_DAMAGED_LATE :
+		    FRAME_ABORT_DAMAGED;
+	return s->mark.reason;
+}
+
+const char *
+split_abort_msg(const struct split *s)
+{
+	return s->mark.reason_msg[0] != '\0' && !s->mark.damaged ?
+	    s->mark.reason_msg : NULL;
+}
+
 const char *
 split_errstr(const struct split *s)
 {
@@ -312,6 +358,15 @@ split_finish(struct split *s)
 		return 0;
 	}
 	hash_to(s, s->base + s->len);
+	if ((s->q || s->mlc) && trailer_ends_text(s)) {
+		off = s->q ? s->q_start : s->mlc_start;
+		return sdamaged(s, "unterminated %s starting at line %llu, "
+		    "offset %llu, in a text that ends with its trailer line: "
+		    "a byte of it was changed", s->q == '`' ? "quoted "
+		    "identifier" : s->q ? "string" : "comment",
+		    (unsigned long long)line_at(s, off),
+		    (unsigned long long)off);
+	}
 	if (s->q) {
 		off = s->q_start;
 		return sfail(s, "truncated: unterminated %s starting at line "

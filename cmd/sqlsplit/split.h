@@ -97,5 +97,17 @@ int		 split_damaged(const struct split *);
  * abort line says), 0 if none was (a checked text's segment).
  */
 int		 split_damaged_late(const struct split *);
+/*
+ * The rowpipe-stream(5) ABORT reason of the last failure, for the
+ * stream downstream: FRAME_ABORT_DAMAGED or _DAMAGED_LATE for damage,
+ * FRAME_ABORT_NOSPLIT for a character set it cannot cut, the reason of
+ * rows2sql's abort line; 0 for a cut (the stream then just ends).
+ */
+int		 split_abort_reason(const struct split *);
+/*
+ * The message of rows2sql's abort line when split_abort_reason() is its
+ * reason (to pass on as it is), else NULL.
+ */
+const char	*split_abort_msg(const struct split *);
 
 #endif

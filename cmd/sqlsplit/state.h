@@ -14,12 +14,14 @@
 #ifndef SQLSPLIT_STATE_H
 #define SQLSPLIT_STATE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <xxhash.h>
 
 #include "buf.h"
+#include "frame.h"
 #include "sqltok.h"
 #include "sqltrailer.h"
 #include "split.h"
@@ -73,6 +75,11 @@ struct marks {
 	void		*seg_arg;
 	int		 damaged;	/* the failure is damage, not a cut */
 	int		 late;		/* an abort line of reason 2 said so */
+	/* another FRAME_ABORT_* reason of the failure (0: none, a cut) */
+	int		 reason;
+	char		 reason_msg[400];	/* an abort line's message */
+	/* end of the last line that is a damaged trailer or abort line */
+	uint64_t	 near_end;
 	/* mysqldump/mariadb-dump: header seen, end of "-- Dump completed" */
 	int		 dump_hdr;
 	uint64_t	 dump_done_end;
@@ -162,6 +169,20 @@ output(struct split *s, size_t pos)
 /* split.c */
 int	 sfail(struct split *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * sfail() of pre and fmt's message, the failure marked as reason
+ * (FRAME_ABORT_DAMAGED: s->mark.damaged; another: s->mark.reason).
+ */
+int	 sfail_as(struct split *, int reason, const char *pre,
+	    const char *fmt, va_list ap)
+	    __attribute__((format(printf, 4, 0)));
+/*
+ * sfail() for a good input sqlsplit cannot cut, in character set cs
+ * (a name, or "of collation id N"): "cannot split", naming the client
+ * to use.
+ */
+int	 nosplit(struct split *, const char *cs, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 void	 swarn(struct split *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 uint64_t line_at(struct split *, uint64_t off);
@@ -189,6 +210,8 @@ int	 classify(struct split *, const char *, size_t);
 /* trailer.c */
 int	 marker_line(struct split *, size_t pos);
 int	 check_trailer(struct split *);
+int	 marker_damaged(struct split *);
+int	 trailer_ends_text(struct split *);
 /* A statement starts at off: in a checked text, within its segment? */
 int	 segment_bound(struct split *, uint64_t off);
 /* sfail() for damage: the input is not what its writer wrote. */

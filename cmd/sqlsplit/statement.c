@@ -107,8 +107,8 @@ emit_stmt(struct split *s, size_t start, size_t end, int how)
 	if (s->db.err || s->schema.err || s->table.err)
 		return sfail(s, "out of memory");
 	if (s->badcs[0] != '\0')
-		return sfail(s, "line %llu, offset %llu: %s: character set %s "
-		    "is not supported: a multi-byte character in it may end "
+		return nosplit(s, s->badcs, "line %llu, offset %llu: %s: "
+		    "character set %s: a multi-byte character in it may end "
 		    "in a backslash byte, which moves where strings end",
 		    (unsigned long long)st.line, (unsigned long long)off,
 		    s->badwhat, s->badcs);

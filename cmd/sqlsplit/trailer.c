@@ -15,15 +15,105 @@
 int
 sdamaged(struct split *s, const char *fmt, ...)
 {
-	char	 msg[400];
 	va_list	 ap;
+	int	 r;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	r = sfail_as(s, FRAME_ABORT_DAMAGED, "damaged: ", fmt, ap);
 	va_end(ap);
-	if (!s->failed)
-		s->mark.damaged = 1;
-	return sfail(s, "damaged: %s", msg);
+	return r;
+}
+
+/*
+ * rows2sql's abort line (lib/sqltrailer.h): its reason goes on as this
+ * failure's (split_abort_reason()); a line that does not check is damage.
+ */
+static int
+abort_line(struct split *s, const char *b, size_t ll, uint64_t off)
+{
+	const char	*m;
+	size_t		 mlen;
+	int		 reason;
+
+	if ((reason = sqltrailer_abort_parse(b, ll, &m, &mlen)) == -1)
+		return sdamaged(s, "line %llu: damaged rowpipe abort line",
+		    (unsigned long long)line_at(s, off));
+	if (reason == FRAME_ABORT_DAMAGED || reason == FRAME_ABORT_DAMAGED_LATE) {
+		/* rowpipe-stream(5) reason 2: damaged-late */
+		s->mark.late = reason == FRAME_ABORT_DAMAGED_LATE;
+		return sdamaged(s, "line %llu: the text ends where the stream "
+		    "rows2sql read was aborted by its producer: %.*s",
+		    (unsigned long long)line_at(s, off), (int)mlen, m);
+	}
+	s->mark.reason = reason;
+	snprintf(s->mark.reason_msg, sizeof(s->mark.reason_msg), "%.*s",
+	    (int)mlen, m);
+	return sfail(s, "line %llu: the text ends where its producer gave up "
+	    "(%s): %.*s", (unsigned long long)line_at(s, off),
+	    frame_abort_phrase(reason), (int)mlen, m);
+}
+
+/*
+ * Is p (n bytes, a line) a trailer or abort line that a changed byte
+ * made unreadable?  Such a line differs from the start of one in one
+ * byte at most; no statement of rows2sql's comes near.
+ */
+static int
+near_marker(const char *p, size_t n)
+{
+	static const char *const pre[] = { SQLTRAILER_ABORT,
+	    SQLTRAILER_PREFIX };
+	size_t		 i, k, diff, plen;
+
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		plen = strlen(pre[i]);
+		if (n <= plen)
+			continue;
+		for (k = diff = 0; k < plen; k++)
+			diff += p[k] != pre[i][k];
+		if (diff <= 1)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * At the end of a checked text without a trailer: is its last line such
+ * a line, read as a comment (marker_line() noted where it ended) or as
+ * the start of a statement (a changed "--")?
+ */
+int
+marker_damaged(struct split *s)
+{
+	uint64_t	 end = s->base + s->len;
+
+	if (!s->mark.r2s_hdr)
+		return 0;
+	if (s->mark.near_end == end && end > 0)
+		return 1;
+	return s->started && s->stmt_start < s->len &&
+	    memchr(s->buf + s->stmt_start, '\n', s->len - s->stmt_start) ==
+	    s->buf + s->len - 1 &&
+	    near_marker(s->buf + s->stmt_start, s->len - s->stmt_start);
+}
+
+/*
+ * Does the input end with a trailer line whose byte count is where it
+ * stands?  Then the text is whole, and a string or comment left open at
+ * its end was opened by a changed byte: damage, not a cut.
+ */
+int
+trailer_ends_text(struct split *s)
+{
+	struct sqltrailer t;
+	const char	*e = s->buf + s->len, *p;
+
+	if (!s->mark.r2s_hdr || s->len < 2 || e[-1] != '\n')
+		return 0;
+	p = memrchr(s->buf, '\n', s->len - 1);
+	p = p != NULL ? p + 1 : s->buf;
+	return sqltrailer_parse(p, (size_t)(e - 1 - p), &t) == 0 &&
+	    t.bytes == s->base + (uint64_t)(p - s->buf);
 }
 
 /* The segments line, second of a rows2sql text: checked from here on. */
@@ -135,7 +225,7 @@ int
 marker_line(struct split *s, size_t pos)
 {
 	const char	*b = s->buf + pos, *nl;
-	size_t		 n = s->len - pos, ll, k;
+	size_t		 n = s->len - pos, ll;
 	uint64_t	 off = s->base + pos;
 
 	if (n < 26 && !s->eof)
@@ -193,16 +283,13 @@ marker_line(struct split *s, size_t pos)
 		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
 			return 2;
 		ll = nl ? (size_t)(nl - b) : n;
-		/* reason=N MESSAGE; rowpipe-stream(5) reason 2: damaged-late */
-		for (k = SQLTRAILER_ABORT_LEN; k < ll && b[k] != ' '; k++)
-			;
-		s->mark.late = k == SQLTRAILER_ABORT_LEN + 1 &&
-		    b[SQLTRAILER_ABORT_LEN] == '2';
-		if (k < ll)
-			k++;
-		return sdamaged(s, "line %llu: the text ends where the stream "
-		    "rows2sql read was aborted by its producer: %.*s",
-		    (unsigned long long)line_at(s, off), (int)(ll - k), b + k);
+		return abort_line(s, b, ll, off);
+	}
+	if (s->mark.r2s_hdr && !s->started && near_marker(b, n)) {
+		if ((nl = memchr(b, '\n', n)) == NULL && !s->eof)
+			return 2;
+		if (nl != NULL)
+			s->mark.near_end = off + (uint64_t)(nl - b) + 1;
 	}
 	if (off < 4096 && !s->started && n >= SQLTRAILER_PART_LEN &&
 	    memcmp(b, SQLTRAILER_PART, SQLTRAILER_PART_LEN) == 0) {
@@ -291,6 +378,10 @@ check_trailer(struct split *s)
 		s->mark.tr_ok = 1;
 		return 0;
 	}
+	if (marker_damaged(s))
+		return sdamaged(s, "line %llu: damaged rowpipe trailer or "
+		    "abort line at the end of the input",
+		    (unsigned long long)line_at(s, s->base + s->len - 1));
 	if (s->opts.require_trailer || s->mark.r2s_hdr)
 		return sfail(s, "truncated: no rowpipe trailer line at the end "
 		    "of the input (%llu bytes)%s", (unsigned long long)end,

@@ -61,13 +61,14 @@ is "$? $(tail -1 err)" "1 why" "run-one: a failing file's stderr is shown"
 # prove shows no "#" line of a file's TAP: run-one shows the failing
 # tests' diagnostics itself (issue 25: progress.t failed with no reason).
 printf '#!/bin/sh\necho 1..3; echo "ok 1 - a"; echo "# fine"
-echo "not ok 2 - b"; echo "# want: x"; echo "#  got: y"; echo "ok 3 - c"
+echo "not ok 2 - b"; echo "# want: x"; echo "#  got: y"; echo "y2"; echo "ok 3 - c"
 echo "# later"; exit 1\n' >diag.t
 chmod +x diag.t
 RP_ERRDIR=$T_DIR/errs "$RP_TOP/tests/run-one" ./diag.t >out 2>err
 is "$?|$(cat err)" "1|diag.t: not ok 2 - b
 diag.t: # want: x
-diag.t: #  got: y" "run-one: a failing test's diagnostics are shown, no others"
-is "$(wc -l <out) $(ls errs)" "8 pass.t.err" \
+diag.t: #  got: y
+diag.t: y2" "run-one: a failing test's diagnostics are shown, no others"
+is "$(wc -l <out) $(ls errs)" "9 pass.t.err" \
     "run-one: the TAP passes through whole, nothing of it is left in RP_ERRDIR"
 done_testing

@@ -1,7 +1,8 @@
 #!/bin/sh
 # dbsnap: a connection killed mid-dump gives a one-line error naming the
-# table and chunk, exit 1, and a stream without a trailer that the reader
-# reports as truncated.  A reader that goes away stops dbsnap quietly with
+# table and chunk, exit 1, and a stream that ends with an abort frame (the
+# producer failed: issue 25), which the reader reports as such, not as a
+# cut.  A reader that goes away stops dbsnap quietly with
 # a non-zero status.
 . "$(dirname "$0")/../lib.sh"
 need_server
@@ -33,7 +34,8 @@ like "$(cat err.txt)" "^dbsnap: $DB\\.big: chunk 1: .*\\((2013|1927), [0-9A-Z]{5
     "the error names table and chunk, errno and SQLSTATE"
 is "$(wc -l < err.txt)" 1 "one line"
 is "$(cat fcrc.txt)" 1 "the reader fails"
-like "$(cat fc.txt)" "truncated" "... reporting truncation"
+like "$(cat fc.txt)" "aborted by the producer: dbsnap: $DB\\.big: chunk 1: " \
+    "... reporting dbsnap's failure (an abort frame), not a cut"
 
 # stdout closed early: non-zero, quiet.
 ( dbsnap $(CONN) $DB 2>err2.txt; echo $? > rc2.txt ) | head -c 100 > /dev/null

@@ -77,6 +77,19 @@ like "$(grep 'VIEW' x.sql)" 'VIEW `d1`.`v2` AS select `d8`.`n1`.`a` AS `a`, "`d9
 
 rows2sql --tables=t2 s.rp >tb.sql; is $? 0 "--tables"
 is "$(grep -c -e '^INSERT INTO `t1`' -e 'TRIGGER' -e 'VIEW' -e PROCEDURE tb.sql)" 0 "other tables, their triggers, views and routines left out"
+# A filter that matches nothing is a mistyped name: an error (issue 25),
+# the text then has no trailer, so that it does not pass for a dump.
+rows2sql --tables=nosuch s.rp >nm.sql 2>err
+is "$? $(cat err)" "1 rows2sql: --tables nosuch matched no table of the stream" \
+    "--tables that matches no table exits 1, naming it"
+sqlsplit --require-trailer nm.sql >/dev/null 2>&1
+is $? 1 "and its text does not pass for a complete dump"
+rows2sql --tables=t2 --rename d1.nosuch=x s.rp >nm.sql 2>err
+is "$? $(cat err)" "1 rows2sql: --rename d1.nosuch: no such table in the stream" \
+    "--rename of no table exits 1"
+rows2sql --rename-db nosuch=x s.rp >nm.sql 2>err
+is "$? $(cat err)" "1 rows2sql: --rename-db nosuch: no such database in the stream" \
+    "--rename-db of no database exits 1"
 rows2sql --no-data s.rp >nodata.sql; is "$(grep -c '^INSERT' nodata.sql)" 0 "--no-data writes no rows"
 rows2sql --no-create s.rp >nocreate.sql; is "$(grep -c -e '^CREATE TABLE' -e '^DROP' -e TRIGGER nocreate.sql)" 0 "--no-create writes no DDL"
 rows2sql --insert=upsert s.rp | grep -q '^INSERT INTO `t1` .* ON DUPLICATE KEY UPDATE `s`=VALUES(`s`),`b`=VALUES(`b`),`l`=VALUES(`l`),`h`=VALUES(`h`);$'
@@ -110,7 +123,8 @@ like "$(cat err)" '^rows2sql: corrupt: .*byte [0-9]+' "corruption named with its
 printf 'HEADER|producer=test\nSTMT|SELECT 1\nTRAILER\n' | gen | rows2sql >stmt.sql 2>err
 is $? 1 "a statement stream exits 1"
 like "$(cat err)" 'statement stream' "and says what it is"
-is "$(wc -c <stmt.sql)" 0 "and writes no SQL for it, not even the session preamble"
+is "$(wc -l <stmt.sql | tr -d ' ') $(cut -c1-25 stmt.sql)" "1 -- rowpipe-abort reason=3" \
+    "and writes no SQL for it, not even the session preamble: its abort line only"
 if [ -w /dev/full ]; then
 	rows2sql s.rp >/dev/full 2>err; is $? 1 "write error exits 1"
 	like "$(cat err)" '^rows2sql: stdout: write: ' "and says so"

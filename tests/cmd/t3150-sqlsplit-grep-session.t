@@ -100,5 +100,18 @@ sqlsplit --list --grep-table ev glob.sql | cut -f2 >glob.lines
 is "$(tr '\n' ' ' <glob.lines)" "6 7 8 " \
     "--grep-table: no server-wide SET, SET PASSWORD, ROLE or DEFAULT ROLE"
 
+# A --grep-table that matches no statement is a mistyped name (issue 25):
+# exit 1, and the stream ends with an ABORT, so that sqlexec loads nothing
+# of it as a success.
+sqlsplit --grep-table t3150_src.nosuch dump.sql >nm.rp 2>err
+is "$? $(cat err)" "1 sqlsplit: --grep-table t3150_src.nosuch matched no statement" \
+    "--grep-table of no table exits 1, naming it"
+framecat <nm.rp >/dev/null 2>err
+like "$(cat err)" "aborted by the producer: sqlsplit: --grep-table" \
+    "and the stream ends with an abort frame"
+sqlsplit -p --grep-table nosuch dump.sql >/dev/null 2>err
+is "$? $(cat err)" "1 sqlsplit: --grep-table nosuch matched no statement" \
+    "--print too"
+
 sql -e "DROP DATABASE t3150_src; DROP DATABASE t3150_dst"
 done_testing

@@ -7,7 +7,9 @@
 # so it refuses the statement that switches to such a character set
 # (SET NAMES, SET CHARACTER SET, character_set_client by name or collation
 # id), with its line, offset and the character set, instead of cutting
-# the text wrongly.  The mysql client started in that character set is the
+# the text wrongly: "cannot split", naming the client command to use, and
+# its stream ends with an ABORT frame (reason cannot split), so that
+# sqlexec says so and not "truncated", with no resume point (issue 25).  The mysql client started in that character set is the
 # reference: it restores each dump whole.
 . "$(dirname "$0")/../lib.sh"
 need_server
@@ -42,12 +44,16 @@ for cs in sjis cp932 gbk big5; do
 	line=$(grep -n "SET NAMES $cs" $cs.sql | cut -d: -f1)
 	sqlsplit $cs.sql >$cs.rp 2>err
 	is $? 1 "$cs: sqlsplit refuses it, exit 1"
-	like "$(cat err)" "^sqlsplit: $cs.sql: line $line, offset [0-9]+: SET NAMES: character set $cs is not supported: " \
-	    "$cs: and names the line, the offset and the character set"
+	like "$(cat err)" "^sqlsplit: $cs.sql: cannot split \\(use mariadb --default-character-set=$cs DB < FILE: the input is good\\): line $line, offset [0-9]+: SET NAMES: character set $cs: " \
+	    "$cs: cannot split: names the client to use, the line, the offset and the character set"
 	is "$(wc -l <err)" 1 "$cs: in one line"
 	fresh_db t3160_dst
 	sqlexec $C t3160_dst <$cs.rp 2>err
-	is $? 1 "$cs: sqlexec sees a cut stream"
+	is $? 1 "$cs: sqlexec stops"
+	like "$(cat err)" "^sqlexec: stdin: cannot split: sqlsplit: $cs.sql: cannot split \\(use mariadb --default-character-set=$cs " \
+	    "$cs: and says cannot split, with the client to use"
+	ok $(! grep -q -e truncated -e 'resume with' -e 'skip-to' err; echo $?) \
+	    "$cs: not truncated, no resume point"
 	is "$(icount "tables WHERE table_schema = 't3160_dst'")" 0 \
 	    "$cs: and nothing of the dump ran"
 done
@@ -62,7 +68,7 @@ for s in "SET CHARACTER SET gbk" "SET CHARSET 'big5'" \
 	printf 'SELECT 1;\n%s;\nSELECT 2;\n' "$s" | sqlsplit --list >out 2>err
 	r=$?
 	is "$r $(wc -l <out)" "1 1" "refused after the statement before it: $s"
-	like "$(cat err)" "^sqlsplit: stdin: line 2, offset 10: SET [A-Za-z_ ]+: character set [a-z0-9 ]+ is not supported" \
+	like "$(cat err)" "^sqlsplit: stdin: cannot split \\(use mariadb --default-character-set=[a-z0-9A-Z]+ DB < FILE: the input is good\\): line 2, offset 10: SET [A-Za-z_ ]+: character set [a-z0-9 ]+: " \
 	    "and named: $(cat err | cut -c1-70)"
 done
 for s in "SET NAMES utf8mb4" "SET NAMES latin1 COLLATE latin1_bin" \

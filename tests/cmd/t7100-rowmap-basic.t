@@ -156,6 +156,12 @@ is "$(cat err)" "rowmap: --tables or --exclude d1.nosuch matched no table or obj
 rowmap --exclude d1.log --drop log.n s.rp >/dev/null 2>err; is $? 1 "a transform of a table left out exits 1"
 
 # Renames.
+rowmap --rename d1.nosuch=x s.rp >/dev/null 2>err
+is "$? $(cat err)" "1 rowmap: --rename d1.nosuch: no such table in the stream" \
+    "a --rename of no table exits 1 and names it"
+rowmap --rename-db nosuch=x s.rp >/dev/null 2>err
+is "$? $(cat err)" "1 rowmap: --rename-db nosuch: no such database in the stream" \
+    "a --rename-db of no database exits 1 and names it"
 rowmap --rename log=journal s.rp >r.rp; is $? 0 "--rename"
 like "$(obj journal <r.rp)" '^CREATE TABLE `journal` ' "the CREATE TABLE is renamed"
 is "$(framecat <r.rp | awk -F '\t' '$1 == "TABLE" { print $3 "." $4 }' | tr '\n' ' ')" "d1.cust d1.orders d1.journal " \
