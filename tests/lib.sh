@@ -70,6 +70,22 @@ isql() {
 }
 # icount WHAT: COUNT(*) of information_schema.WHAT ("views WHERE ...").
 icount()    { sql -e "SELECT COUNT(*) FROM information_schema.$1"; }
+# client_counts OUT ERR: "warnings errors" of a mariadb --force -vvv run
+# (its stdout and stderr); sqlexec_counts ERR: the same from the summary
+# in sqlexec's stderr.
+client_counts() {
+	w=$(sed -n 's/^Query OK, .*, \([0-9]*\) warnings*.*/\1/p' "$1" |
+	    awk '{ s += $1 } END { print s + 0 }')
+	e=$(grep -c '^ERROR' "$2")
+	echo "$w $e"
+}
+sqlexec_counts() {
+	l=$(grep '^sqlexec: [0-9]* statements' "$1" | tail -1)
+	w=$(printf '%s\n' "$l" | sed -n 's/.*, \([0-9]*\) warnings*.*/\1/p')
+	e=$(printf '%s\n' "$l" | sed -n 's/.*, \([0-9]*\) FAILED.*/\1/p')
+	echo "${w:-0} ${e:-0}"
+}
+
 # db_sums DB: CHECKSUM TABLE of every base table, names of any bytes.
 db_sums() {
 	isql -e "SELECT CONCAT('CHECKSUM TABLE \`',

@@ -17,21 +17,6 @@ C=$(CONN)
 a=t4160_a b=t4160_b
 ROWS=${RP_LIT_ROWS:-35000}
 
-# warnings and errors of the mariadb client's -vvv output and its errors
-client_counts() {
-	w=$(sed -n 's/^Query OK, .*, \([0-9]*\) warnings*.*/\1/p' "$1" |
-	    awk '{ s += $1 } END { print s + 0 }')
-	e=$(grep -c '^ERROR' "$2")
-	echo "$w $e"
-}
-# the same from sqlexec's summary
-sqlexec_counts() {
-	l=$(grep '^sqlexec: [0-9]* statements' "$1" | tail -1)
-	w=$(printf '%s\n' "$l" | sed -n 's/.*, \([0-9]*\) warnings*.*/\1/p')
-	e=$(printf '%s\n' "$l" | sed -n 's/.*, \([0-9]*\) FAILED.*/\1/p')
-	echo "${w:-0} ${e:-0}"
-}
-
 bulk=0
 for seed in 1 2 3; do
 	lit-gen -s $seed -r $ROWS -t 8 $a >a.sql && lit-gen -s $seed -r $ROWS -t 8 $b >b.sql

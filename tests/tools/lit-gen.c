@@ -9,9 +9,12 @@
  * sqlexec, and the two databases compared value by value.
  *
  *	lit-gen [-s seed] [-r rows] [-t tables] db
+ *	lit-gen -p mode,... [-k tuples] [-n reps] [-s seed] db
  *
  * Writes SQL on stdout: rows (default 10000) tuples in all, deterministic
  * for a seed.  Every statement is on its own lines, ';' terminated.
+ * With -p, the pairs of literal kinds under each sql_mode named ("empty"
+ * for ''), reps times over with other values (pairs_main()).
  */
 #include <err.h>
 #include <inttypes.h>
@@ -235,22 +238,161 @@ static const char *const modes[] = {
 	"'NO_BACKSLASH_ESCAPES'", "'ALLOW_INVALID_DATES'", "''",
 };
 
+/*
+ * -p: every pair of literal kinds in one column of one INSERT, into
+ * every column type, under each sql_mode given (issue #24).  Each
+ * statement holds four tuples, a b a b, of two kinds; a table per type.
+ * So that the statements reach the bulk path of sqlexec --commit-every
+ * 1, every table gets one INSERT of its own first (the first unit into
+ * a table after a barrier goes as text), and the first statements with
+ * warnings (shown as text) go into a table of their own.
+ */
+static const char *const pk_null[] = { "NULL" };
+static const char *const pk_bool[] = { "TRUE", "FALSE" };
+static const char *const pk_int[] = {
+	"0", "1", "-1", "7", "127", "-128", "255", "256", "-129", "65535",
+	"2147483647", "-2147483648", "4294967295", "9223372036854775807",
+	"-9223372036854775808", "20200101", "123456", "1999", "99", "3",
+	"+5", "-0", "007", "2",
+};
+static const char *const pk_uint[] = {
+	"9223372036854775808", "18446744073709551615", "12345678901234567890",
+};
+static const char *const pk_big[] = {
+	"18446744073709551616", "99999999999999999999",
+	"-9223372036854775809",
+};
+static const char *const pk_dec[] = {
+	"1.5", "-1.5", ".5", "5.", "0.0", "123.4567", "20200101.5",
+	"99999.5", "1.005", "12345678901234567890.123456789", "-0.000",
+	"2.0", "1.", "0.0000000000000000000000000000001",
+};
+static const char *const pk_dbl[] = {
+	"1e0", "1.5e3", "-2.5E-3", "1e308", "3.4e38", "3.5e38", "5e-324",
+	"2.02e7", "1E+2", "0.1e1", "-1e-320", "2e0",
+};
+static const char *const pk_str[] = {
+	"''", "'a'", "'0'", "'12'", "'-3'", "'1.5'", "'1e2'", "'12abc'",
+	"' 7 '", "'2020-02-29'", "'0000-00-00'", "'2020-01-01 12:34:56.789'",
+	"'12:34:56'", "'a,b'", "'x,y'", "'b'", "'\xc3\xbc'", "'\xe6\x97\xa5'",
+	"'\xf0\x9f\x98\x80'", "'x,z,y'", "'toolongforthecolumn'",
+	"'a\\nb'", "'it''s'", "'\\\\'", "'\\0x'", "'x'", "'z,x'",
+};
+static const char *const pk_hex[] = {
+	"0x41", "0xFFF", "0x01FF", "0x00", "0x7878", "0x0102030405060708",
+	"0x010203040506070809", "0x32", "0xE9",
+};
+static const char *const pk_hexq[] = {
+	"X'41'", "X'0FFF'", "X''", "X'7A'", "X'FFFFFFFFFFFFFFFF'", "x'31'",
+};
+static const char *const pk_bit[] = {
+	"0b1", "0b111111111111", "0b1000000000001", "0b0", "0b110001",
+};
+static const char *const pk_bitq[] = { "b'1'", "b'101'", "B''", "b'00110010'" };
+static const char *const pk_binary[] = {
+	"_binary 'abc'", "_binary ''", "_binary 0x41", "_binary'7'",
+	"_binary X'FF00'", "_binary '\xc3\xbc'",
+};
+static const char *const pk_latin1[] = {
+	"_latin1 'abc'", "_latin1 '\xc3\xa9'", "_latin1 0xE9", "_latin1'x'",
+	"_latin1 '12'", "_latin1 ''", "_latin1 '\x80\x81'",
+};
+static const char *const pk_utf8[] = {
+	"_utf8mb4 '\xc3\xbc'", "_utf8mb4'x'", "_utf8mb4 0xC3BC", "_ascii 'b'",
+	"_utf8mb3 'a,b'",
+};
+
+static const struct {
+	const char		*name;
+	const char *const	*v;
+	unsigned		 n;
+} pkinds[] = {
+#define PK(x)	{ #x, pk_##x, sizeof(pk_##x) / sizeof(*pk_##x) }
+	PK(null), PK(bool), PK(int), PK(uint), PK(big), PK(dec), PK(dbl),
+	PK(str), PK(hex), PK(hexq), PK(bit), PK(bitq), PK(binary),
+	PK(latin1), PK(utf8),
+#undef PK
+};
+/* more types, for -p only */
+static const char *const ptypes[] = {
+	"JSON", "INET6", "UUID", "DECIMAL(5,2) UNSIGNED", "TINYINT(1)",
+	"CHAR(3) CHARACTER SET latin1", "SET('1','2','3')", "ENUM('1','2')",
+	"DOUBLE(10,3)", "TIMESTAMP NULL", "MEDIUMBLOB",
+};
+#define NPTYPES	(NTYPES + sizeof(ptypes) / sizeof(*ptypes))
+#define NPKINDS	(sizeof(pkinds) / sizeof(pkinds[0]))
+
+static void
+pk_value(unsigned k)
+{
+	fputs(pkinds[k].v[pick(pkinds[k].n)], stdout);
+}
+
+static int
+pairs_main(const char *db, const char *modelist, unsigned reps,
+    unsigned ntup)
+{
+	char		 modes_buf[256], *m, *save;
+	unsigned	 t, a, b, r, i;
+	unsigned long	 id = 0;
+
+	printf("SET NAMES utf8mb4;\nSET time_zone = '+00:00';\n"
+	    "SET sql_notes = 0;\nUSE `%s`;\n", db);
+	printf("CREATE TABLE w (i TINYINT);\n");
+	for (t = 0; t < NPTYPES; t++)
+		printf("CREATE TABLE t%u (id INT PRIMARY KEY, c %s) "
+		    "DEFAULT CHARSET=utf8mb4;\n", t, t < NTYPES ?
+		    types[t].decl : ptypes[t - NTYPES]);
+	snprintf(modes_buf, sizeof(modes_buf), "%s", modelist);
+	for (m = strtok_r(modes_buf, ",", &save); m != NULL;
+	    m = strtok_r(NULL, ",", &save)) {
+		printf("SET SESSION sql_mode = '%s';\n", strcmp(m, "empty") ?
+		    m : "");
+		/* the statements whose warnings are shown */
+		printf("INSERT INTO w VALUES (1000);\n");
+		for (i = 0; i < 6; i++)
+			printf("INSERT INTO w VALUES (%u);\n", 1000 + i);
+		for (t = 0; t < NPTYPES; t++) {
+			printf("INSERT INTO t%u VALUES (%lu, NULL);\n", t,
+			    ++id);
+			for (r = 0; r < reps; r++)
+				for (a = 0; a < NPKINDS; a++)
+					for (b = a; b < NPKINDS; b++) {
+						printf("INSERT INTO t%u VALUES",
+						    t);
+						for (i = 0; i < ntup; i++) {
+							printf("%s(%lu,", i ?
+							    "," : " ", ++id);
+							pk_value(i % 2 ? b : a);
+							putchar(')');
+						}
+						printf(";\n");
+					}
+		}
+	}
+	return ferror(stdout) || fflush(stdout) ? 1 : 0;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct { unsigned ncols; unsigned type[12]; } tb[64];
 	unsigned long	 rows = 10000, done = 0, ntables = 8, i, c, n, t, id;
 	unsigned long	 ids = 0;
-	unsigned	 verb;
+	unsigned	 verb, reps = 1, ntup = 4;
+	const char	*pmodes = NULL;
 	int		 ch, list;
 
-	while ((ch = getopt(argc, argv, "r:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "k:n:p:r:s:t:")) != -1) {
 		switch (ch) {
+		case 'k': ntup = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'n': reps = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'p': pmodes = optarg; break;
 		case 'r': rows = strtoul(optarg, NULL, 10); break;
 		case 's': rng ^= strtoull(optarg, NULL, 10) * 0x9E3779B97F4A7C15ULL; break;
 		case 't': ntables = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: lit-gen [-s seed] [-r rows] [-t tables] db\n");
+			fprintf(stderr, "usage: lit-gen [-p modes [-k tuples] [-n reps]] [-s seed] [-r rows] [-t tables] db\n");
 			return 2;
 		}
 	}
@@ -260,6 +402,8 @@ main(int argc, char *argv[])
 		errx(2, "usage: lit-gen [-s seed] [-r rows] [-t tables] db");
 	if (rng == 0)
 		rng = 1;
+	if (pmodes != NULL)
+		return pairs_main(argv[0], pmodes, reps, ntup < 2 ? 2 : ntup);
 	/* no notes: sqlexec counts none unless the input asks for them */
 	printf("SET NAMES utf8mb4;\nSET time_zone = '+00:00';\n"
 	    "SET sql_notes = 0;\nUSE `%s`;\n", argv[0]);
