@@ -283,6 +283,7 @@ void	 select_expr_item(struct buf *, const struct col *);
 /* objects.c */
 void	 database_object(struct snap *, const char *db, const char *dbcoll);
 void	 table_details(struct snap *, struct table *, const char *dbcoll);
+void	 warn_nontransactional(struct snap *);
 void	 discover_routines(struct snap *, const char *db, const char *dbcoll);
 void	 order_views(struct objlist *);
 

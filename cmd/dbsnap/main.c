@@ -476,6 +476,7 @@ main(int argc, char *argv[])
 	if (o->plan_parts > 0) {
 		session_snapshot(&s);
 		discover_details(&s);
+		warn_nontransactional(&s);
 		plan_print(&s);
 		if (stdout_finish() == -1)
 			err(1, "stdout");
@@ -501,8 +502,10 @@ main(int argc, char *argv[])
 	    "and roles, %zu grants", s.routines.n, s.views.n, s.triggers.n,
 	    s.events.n, s.users.n, s.rolegrants.n + s.grants.n +
 	    s.proxies.n);
-	if (!o->no_data)
+	if (!o->no_data) {
 		plan_chunks(&s);
+		warn_nontransactional(&s);
+	}
 	conn_opts_clear(&o->conn);
 
 	if ((s.prog = progress_new("dbsnap", "tables", o->progress)) == NULL ||

@@ -124,10 +124,29 @@ table_details(struct snap *s, struct table *t, const char *dbcoll)
 		die(s, "%s: no columns found in information_schema", ctx);
 	if (t->versioned)
 		versioning_cols(t);
-	if (t->engine != NULL && strcasecmp(t->engine, "InnoDB") != 0 &&
-	    !t->rows_elsewhere && !s->o->no_data)
+}
+
+/*
+ * A warning for each table whose rows this run reads (--part: the
+ * tables with rows in this part, once plan_chunks() has given them an
+ * id; --plan: every table, once) that is not transactional.
+ */
+void
+warn_nontransactional(struct snap *s)
+{
+	const struct table *t;
+	size_t		 i;
+
+	for (i = 0; i < s->ntables && !s->o->no_data; i++) {
+		t = s->tables[i];
+		if (t->is_view || t->is_sequence || t->rows_elsewhere ||
+		    t->engine == NULL || strcasecmp(t->engine, "InnoDB") == 0 ||
+		    (s->o->plan_parts == 0 && t->id == 0))
+			continue;
 		warnx("warning: %s: engine %s is not transactional: its rows "
-		    "are read without the snapshot's guarantee", ctx, t->engine);
+		    "are read without the snapshot's guarantee",
+		    ctx2(t->schema, t->name), t->engine);
+	}
 }
 
 /*

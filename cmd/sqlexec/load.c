@@ -819,6 +819,19 @@ rows(struct loader *l, const struct frame *f)
 	return 0;
 }
 
+/* The first piece of its table to end (parts: one piece per part)? */
+static int
+first_piece(const struct loader *l, const struct ld_table *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->ntbl; i++)
+		if (l->tbl[i] != t && l->tbl[i]->ended &&
+		    strcmp(l->tbl[i]->name, t->name) == 0)
+			return 0;
+	return 1;
+}
+
 static int
 table_end(struct loader *l, const struct frame *f)
 {
@@ -833,8 +846,9 @@ table_end(struct loader *l, const struct frame *f)
 	if (n != t->rows)
 		return frame_error(l, f, "%s: %" PRIu64 " rows announced, %"
 		    PRIu64 " received", t->name, n, t->rows);
+	if (first_piece(l, t))
+		l->tables++;	/* the summary's tables, not (table, part)s */
 	t->ended = 1;
-	l->tables++;
 	if (l->x->prog != NULL)
 		progress_add(l->x->prog, 1, 0, 0);
 	unit_push(l, t);
