@@ -44,7 +44,9 @@ like "$(cat err)" "^dbsnap: cannot read the triggers of $DB\.t, $DB\.u: needs th
     "... names the tables whose triggers it cannot read and TRIGGER"
 is "$(tail -1 err)" "dbsnap: the account cannot read all that the options ask for (named above): grant the privileges, or leave those objects out" \
     "... and ends with one line"
-is "$(wc -c <out.rp | tr -d ' ')" 0 "... having written nothing"
+framecat <out.rp 2>&1 >out.txt | grep -q "aborted by the producer"
+ok $? "... its stream says the producer failed"
+is "$(grep -c '^OBJECT\|^TABLE' out.txt)" 0 "... before any object or row"
 as t1100_sel $DB >out.rp 2>err
 is "$?" 1 "with a view: exit 1"
 like "$(cat err)" "^dbsnap: cannot read the definition of the views $DB\.vw: needs SHOW VIEW" \
