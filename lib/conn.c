@@ -299,12 +299,18 @@ conn_files(struct conn_opts *o, const char *file, const char *extra,
 	return 0;
 }
 
-/* "dbsnap: password for backup@db1: " */
+/*
+ * "dbsnap: password for backup@db1: ", with ":port" when the connection
+ * is TCP (a host other than localhost) to a port other than 3306: two
+ * servers of one host are told apart.
+ */
 static void
 prompt_text(const struct conn_opts *o, char *buf, size_t len)
 {
-	const char	*user = o->user, *host = o->host;
+	const char	*user = o->user, *host = o->host, *v;
 	struct passwd	*pw;
+	char		 port[24] = "";
+	unsigned long	 n = o->port;
 
 	if (user == NULL)
 		user = opt_file_value("user");
@@ -312,9 +318,15 @@ prompt_text(const struct conn_opts *o, char *buf, size_t len)
 		user = pw->pw_name;
 	if (host == NULL)
 		host = opt_file_value("host");
-	snprintf(buf, len, "%s: password for %s@%s: ",
+	if (n == 0 && (v = opt_file_value("port")) != NULL)
+		n = strtoul(v, NULL, 10);
+	if (host != NULL && strcmp(host, "localhost") != 0 && n != 0 &&
+	    n != 3306)
+		snprintf(port, sizeof(port), ":%lu", n);
+	snprintf(buf, len, "%s: password for %s@%s%s: ",
 	    o->program != NULL ? o->program : getprogname(),
-	    user != NULL ? user : "?", host != NULL ? host : "localhost");
+	    user != NULL ? user : "?", host != NULL ? host : "localhost",
+	    port);
 }
 
 int
