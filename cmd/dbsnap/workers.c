@@ -282,7 +282,7 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 	struct object	 o;
 	size_t		 i;
 	struct table	*t;
-	char		 round[32];
+	char		 round[32], est[32];
 
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
@@ -297,6 +297,11 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 		o.ddl_len = t->ddl_len;
 		if (t->srid != NULL)
 			attrs_add(&o.attrs, "srid", t->srid);
+		if (!t->is_sequence) {	/* for sqlexec --defer-indexes */
+			snprintf(est, sizeof(est), "%llu",
+			    (unsigned long long)t->rows_est);
+			attrs_add(&o.attrs, "rows_estimate", est);
+		}
 		if (t->is_sequence && t->next_value != NULL) {
 			attrs_add(&o.attrs, "next_value", t->next_value);
 			snprintf(round, sizeof(round), "%llu", t->round);

@@ -445,6 +445,8 @@ defer_table(struct loader *l, const struct rp_object *ob,
 	int		 rc;
 
 	*create = *ob;
+	if (!sx_defer_pays(ob))
+		return 0;
 	if ((rc = sx_defer_split(ob->ddl, ob->ddl_len, ddl, &adds)) <= 0) {
 		buf_release(&adds);
 		return rc == 0 ? 0 : frame_error(l, l->f, "%s",

@@ -81,6 +81,11 @@ struct sx_deferred {
 int	 sx_defer_split(const char *ddl, size_t len, struct buf *create,
 	    struct buf *adds);
 /*
+ * Does deferring the indexes of table ob pay, by its size (the OBJECT
+ * frame's rows_estimate)?  Without an estimate: yes.
+ */
+int	 sx_defer_pays(const struct rp_object *ob);
+/*
  * Run the n ALTERs, in parallel over x's connections (the workers must
  * be idle).  0, or -1 with the first error recorded (or interrupted).
  */
