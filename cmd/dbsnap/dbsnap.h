@@ -194,6 +194,7 @@ struct snap_opts {
 	char		*plan_file;	/* --plan-file */
 	char		*at_gtid;	/* --at-gtid POS */
 	unsigned	 gtid_wait_timeout;	/* seconds */
+	int		 keep_stopped;	/* --keep-stopped: the replica stays at POS */
 };
 
 struct snap {

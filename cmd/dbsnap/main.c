@@ -155,6 +155,8 @@ static const struct opt options[] = {
 	    "leave out this table (repeatable)"),
 	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256,
 	    "read rows over N connections at once"),
+	OPT_FLAG(0, "keep-stopped", F(keep_stopped), 1,
+	    "--at-gtid: leave the replica stopped at the position"),
 	OPT_FLAG(0, "keep-replica-event-status", F(keep_replica_events), 1,
 	    "-E on a replica: keep DISABLE ON SLAVE of replicated events"),
 	OPT_FLAG(0, "list", F(list), 1, "print the tables that would be dumped"),
@@ -206,7 +208,8 @@ static const struct opt_prog prog = {
 	    "\t[--ignore-table db.table] [--skip-triggers] [--no-lock]\n"
 	    "\t[--lock-wait-timeout seconds] [--progress] [--list] [--users]\n"
 	    "\t[--print-position] [--plan n | --part i/n [--plan-file file]]\n"
-	    "\t[--at-gtid pos [--gtid-wait-timeout seconds]] db [table ...]\n"
+	    "\t[--at-gtid pos [--gtid-wait-timeout seconds] [--keep-stopped]]\n"
+	    "\tdb [table ...]\n"
 	    "       dbsnap [options] -B db ...\n"
 	    "       dbsnap [options] -A [--users]\n"
 	    "       dbsnap [options] --users\n",
@@ -245,6 +248,8 @@ check_parts(struct snap_opts *o)
 		errx(2, "--plan-file with -A: the plan names the databases");
 	if (o->at_gtid != NULL && *o->at_gtid == '\0')
 		errx(2, "--at-gtid: empty position");
+	if (o->keep_stopped && o->at_gtid == NULL)
+		errx(2, "--keep-stopped goes with --at-gtid");
 	if (o->plan_parts > 0)
 		o->jobs = 1;		/* the plan reads on one connection */
 }

@@ -15,7 +15,10 @@
  *
  * A DBA does not forgive a replica left stopped: from the first STOP on,
  * every way out (an error through die(), a timeout, SIGINT, SIGTERM,
- * SIGHUP) starts replication again first.  The signals are blocked while
+ * SIGHUP) starts replication again first; but --keep-stopped, asked for
+ * by a replica that serves several parts of one plan, leaves it at POS
+ * once it is there, on success and on failure alike (a part retried on
+ * it needs POS), and says so.  The signals are blocked while
  * replication is stopped and looked at between the waits, which are cut
  * into slices of one second.  Only SIGKILL (or a lost server) can leave
  * it stopped; dbsnap then says so if it can.
@@ -40,6 +43,7 @@ struct replica {
 	int		 replica_kw;	/* MySQL 8.0.22+: REPLICA, not SLAVE */
 	int		 io_was, sql_was;	/* running when found */
 	int		 touched;	/* stopped by us: restore on the way out */
+	int		 at_pos;	/* stopped at POS: --keep-stopped keeps it */
 	int		 blocked;
 	sigset_t	 sigs, oldmask;
 	const char	*pos;
@@ -218,6 +222,15 @@ unblock(struct replica *r)
 	}
 }
 
+/* --keep-stopped: the replica stays at POS; say what starts it again. */
+static void
+kept_stopped(struct replica *r)
+{
+	warnx("note: replication left stopped at %s (--keep-stopped): run "
+	    "START %s on the replica when its last part is done", r->pos,
+	    kw(r));
+}
+
 /*
  * On every way out once replication was stopped.  No die() in here: it
  * calls this.  A second connection if the first is gone.
@@ -233,7 +246,9 @@ replica_restore(struct snap *s)
 	if (r == NULL || !r->touched)
 		return;
 	r->touched = 0;
-	if ((q = restart_sql(r, b, sizeof(b))) != NULL) {
+	if (r->at_pos && s->o->keep_stopped)
+		kept_stopped(r);
+	else if ((q = restart_sql(r, b, sizeof(b))) != NULL) {
 		/* Threads still running with the UNTIL refuse a START. */
 		snprintf(e, sizeof(e), r->mariadb ? "STOP %s" :
 		    "STOP %s SQL_THREAD", kw(r));
@@ -459,6 +474,7 @@ replica_stop_at(struct snap *s)
 	if (rel != G_EQUAL)
 		die(s, "--at-gtid %s: the replica stopped at %s, not there",
 		    r->pos, cur != NULL ? cur : "?");
+	r->at_pos = 1;
 	free(cur);
 	buf_release(&q);
 	check_signals(s);
@@ -472,7 +488,10 @@ replica_restart(struct snap *s)
 	char		 b[64], e[64];
 
 	check_signals(s);
-	if ((q = restart_sql(r, b, sizeof(b))) != NULL) {
+	if (s->o->keep_stopped) {
+		if (r->io_was || r->sql_was)
+			kept_stopped(r);
+	} else if ((q = restart_sql(r, b, sizeof(b))) != NULL) {
 		snprintf(e, sizeof(e), r->mariadb ? "STOP %s" :
 		    "STOP %s SQL_THREAD", kw(r));
 		exec_q(s, "restart replication", e);
