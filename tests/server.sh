@@ -123,3 +123,23 @@ server_add() {
 	RP_SERVER_PID=$_keep_pid
 	return $_rc
 }
+
+# replicate PRIMARY_SOCK PRIMARY_PORT REPLICA_SOCK...: GTID replication
+# over loopback from the primary (its binary log reset, a user repl) to
+# each replica (its state reset), started.  Non-zero if a step failed.
+replicate() {
+	_psock=$1 _pport=$2
+	shift 2
+	mariadb --no-defaults -uroot -S "$_psock" -e "
+	    CREATE USER repl@'127.0.0.1' IDENTIFIED BY 'r';
+	    GRANT REPLICATION SLAVE ON *.* TO repl@'127.0.0.1'; RESET MASTER" ||
+	    return 1
+	for _r; do
+		mariadb --no-defaults -uroot -S "$_r" -e "RESET MASTER;
+		    SET GLOBAL gtid_slave_pos = '';
+		    CHANGE MASTER TO master_host = '127.0.0.1',
+		    master_port = $_pport, master_user = 'repl',
+		    master_password = 'r', master_use_gtid = slave_pos;
+		    START SLAVE" || return 1
+	done
+}

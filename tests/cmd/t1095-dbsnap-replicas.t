@@ -13,6 +13,7 @@
 # running as it was found.
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
+. "$RP_TOP/tests/bank.sh"
 need_server
 DB=t1095_bank
 small="--innodb-buffer-pool-size=32M --innodb-log-file-size=16M"
@@ -43,48 +44,10 @@ repl_state() {
 replicating() { [ "$(repl_state "$1")" = Yes/Yes/None ]; }
 
 # Replication: the primary's log starts empty, the replicas from nothing.
-on "$P_SOCK" -e "CREATE USER repl@'127.0.0.1' IDENTIFIED BY 'r';
-    GRANT REPLICATION SLAVE ON *.* TO repl@'127.0.0.1'; RESET MASTER" || exit 1
-for r in "$R1_SOCK" "$R2_SOCK"; do
-	on "$r" -e "RESET MASTER; SET GLOBAL gtid_slave_pos = '';
-	    CHANGE MASTER TO master_host = '127.0.0.1', master_port = $P_PORT,
-	    master_user = 'repl', master_password = 'r',
-	    master_use_gtid = slave_pos; START SLAVE" || exit 1
-done
-on "$P_SOCK" <<SQL || exit 1
-CREATE USER dump@'127.0.0.1' IDENTIFIED BY 'd';
-GRANT ALL ON *.* TO dump@'127.0.0.1';
-CREATE DATABASE $DB;
-USE $DB;
-CREATE TABLE acct_a (id int PRIMARY KEY, amt bigint NOT NULL);
-CREATE TABLE acct_b (id int PRIMARY KEY, amt bigint NOT NULL);
-CREATE TABLE ctl (id int PRIMARY KEY, stop int, ops bigint);
-INSERT INTO ctl VALUES (1, 0, 0);
-INSERT INTO acct_a SELECT seq, 1000 FROM seq_1_to_20000;
-INSERT INTO acct_b SELECT seq, 1000 FROM seq_1_to_20000;
-DELIMITER ;;
-CREATE PROCEDURE mover()
-BEGIN
-  DECLARE i INT DEFAULT 0;
-  WHILE (SELECT stop FROM ctl WHERE id = 1) = 0 DO
-    START TRANSACTION;
-    UPDATE acct_a SET amt = amt - 7 WHERE id = 1 + (i * 7919) % 20000;
-    UPDATE acct_b SET amt = amt + 7 WHERE id = 1 + (i * 104729) % 20000;
-    UPDATE ctl SET ops = ops + 1 WHERE id = 1;
-    COMMIT;
-    IF i % 5 = 0 THEN
-      START TRANSACTION;
-      UPDATE acct_b SET amt = amt - 11 WHERE id = 1 + (i * 31) % 20000;
-      UPDATE acct_a SET amt = amt + 11 WHERE id = 1 + (i * 17) % 20000;
-      COMMIT;
-    END IF;
-    SET i = i + 1;
-    DO SLEEP(0.005);	-- the replicas keep up on a busy 2-core machine
-  END WHILE;
-END;;
-DELIMITER ;
-SQL
-total=40000000
+replicate "$P_SOCK" "$P_PORT" "$R1_SOCK" "$R2_SOCK" || exit 1
+{ echo "CREATE USER dump@'127.0.0.1' IDENTIFIED BY 'd';
+GRANT ALL ON *.* TO dump@'127.0.0.1';"; bank_sql $DB; } | on "$P_SOCK" || exit 1
+total=$BANK_TOTAL
 sumq="SELECT (SELECT SUM(amt) FROM $DB.acct_a) + (SELECT SUM(amt) FROM $DB.acct_b)"
 pos=$(on "$P_SOCK" -e "SELECT @@gtid_binlog_pos")
 for r in "$R1_SOCK" "$R2_SOCK"; do

@@ -20,12 +20,7 @@ server_add P "$T_DIR/p" --server-id=111 $small >/dev/null &&
 server_add R "$T_DIR/r" --server-id=112 $small >/dev/null ||
     fail_all "two more servers did not start"
 on() { _s=$1; shift; mariadb --no-defaults -uroot -S "$_s" --batch --skip-column-names "$@"; }
-on "$P_SOCK" -e "CREATE USER repl@'127.0.0.1' IDENTIFIED BY 'r';
-    GRANT REPLICATION SLAVE ON *.* TO repl@'127.0.0.1'; RESET MASTER" || exit 1
-on "$R_SOCK" -e "RESET MASTER; SET GLOBAL gtid_slave_pos = '';
-    CHANGE MASTER TO master_host = '127.0.0.1', master_port = $P_PORT,
-    master_user = 'repl', master_password = 'r',
-    master_use_gtid = slave_pos; START SLAVE" || exit 1
+replicate "$P_SOCK" "$P_PORT" "$R_SOCK" || exit 1
 on "$P_SOCK" <<SQL || exit 1
 CREATE DATABASE $DB;
 USE $DB;

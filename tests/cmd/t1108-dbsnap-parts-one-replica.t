@@ -11,6 +11,7 @@
 # test's own.
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
+. "$RP_TOP/tests/bank.sh"
 need_server
 command -v parallel >/dev/null || skip_all "no GNU parallel"
 DB=t1108_bank
@@ -27,38 +28,8 @@ server_add R "$T_DIR/r" --server-id=182 $small >/dev/null ||
     fail_all "two more servers did not start"
 on() { _s=$1; shift; mariadb --no-defaults -uroot -S "$_s" --batch --skip-column-names "$@"; }
 sql_state() { mariadb --no-defaults -uroot -S "$R_SOCK" -e "SHOW SLAVE STATUS\\G" | sed -n "s/^ *Slave_SQL_Running: //p"; }
-on "$P_SOCK" -e "CREATE USER repl@'127.0.0.1' IDENTIFIED BY 'r';
-    GRANT REPLICATION SLAVE ON *.* TO repl@'127.0.0.1'; RESET MASTER" || exit 1
-on "$R_SOCK" -e "RESET MASTER; SET GLOBAL gtid_slave_pos = '';
-    CHANGE MASTER TO master_host = '127.0.0.1', master_port = $P_PORT,
-    master_user = 'repl', master_password = 'r',
-    master_use_gtid = slave_pos; START SLAVE" || exit 1
-on "$P_SOCK" <<SQL || exit 1
-CREATE DATABASE $DB;
-USE $DB;
-CREATE TABLE acct_a (id int PRIMARY KEY, amt bigint NOT NULL);
-CREATE TABLE acct_b (id int PRIMARY KEY, amt bigint NOT NULL);
-CREATE TABLE ctl (id int PRIMARY KEY, stop int, ops bigint);
-INSERT INTO ctl VALUES (1, 0, 0);
-INSERT INTO acct_a SELECT seq, 1000 FROM seq_1_to_20000;
-INSERT INTO acct_b SELECT seq, 1000 FROM seq_1_to_20000;
-DELIMITER ;;
-CREATE PROCEDURE mover()
-BEGIN
-  DECLARE i INT DEFAULT 0;
-  WHILE (SELECT stop FROM ctl WHERE id = 1) = 0 DO
-    START TRANSACTION;
-    UPDATE acct_a SET amt = amt - 7 WHERE id = 1 + (i * 7919) % 20000;
-    UPDATE acct_b SET amt = amt + 7 WHERE id = 1 + (i * 104729) % 20000;
-    UPDATE ctl SET ops = ops + 1 WHERE id = 1;
-    COMMIT;
-    SET i = i + 1;
-    DO SLEEP(0.005);
-  END WHILE;
-END;;
-DELIMITER ;
-SQL
-total=40000000
+replicate "$P_SOCK" "$P_PORT" "$R_SOCK" && bank_sql $DB | on "$P_SOCK" || exit 1
+total=$BANK_TOTAL
 sumq="SELECT (SELECT SUM(amt) FROM $DB.acct_a) + (SELECT SUM(amt) FROM $DB.acct_b)"
 pos=$(on "$P_SOCK" -e "SELECT @@gtid_binlog_pos")
 is "$(on "$R_SOCK" -e "SELECT MASTER_GTID_WAIT('$pos', 60)")" 0 "the replica catches up"
