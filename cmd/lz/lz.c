@@ -104,6 +104,8 @@ int
 out_write(struct lz *z, const void *p, size_t n)
 {
 	z->outoff += n;
+	if (z->check != NULL && z->check_out)
+		rpcheck_add(z->check, p, n);
 	if (z->out == -1 || n == 0)
 		return 0;
 	if (write_all(z->out, p, n) == -1) {
@@ -121,6 +123,8 @@ in_read(struct lz *z, void *p, size_t n)
 
 	got = fread(p, 1, n, z->in);
 	z->inoff += got;
+	if (z->check != NULL && !z->check_out)
+		rpcheck_add(z->check, p, got);
 	progress_add(z->prog, 0, 0, got);
 	if (got < n && ferror(z->in)) {
 		z->ierr = errno ? errno : EIO;

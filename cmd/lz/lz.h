@@ -27,6 +27,34 @@ struct lz_opts {
 };
 
 /*
+ * rpcheck.c: does data that is a rowpipe stream or a rows2sql text end
+ * where its producer ended it (its trailer)?  Fed the data in order by
+ * rpcheck_add(); rpcheck_end() then returns NULL (complete, or neither
+ * kind of data) or a static phrase ("a rowpipe stream without its
+ * trailer (cut)", ...).  Zero the struct to start; nothing to free.
+ */
+struct rpcheck {
+	int		 kind;
+	uint64_t	 off;		/* bytes seen */
+	unsigned char	 head[17];	/* the first bytes, to sniff */
+	size_t		 headlen;
+	/* a stream: the next frame's header, the last frame */
+	uint64_t	 next, frames, last_at, last_len;
+	unsigned char	 hdr[16];
+	size_t		 hlen;
+	int		 last_type;
+	unsigned char	 pay[64];	/* the last frame's payload, if small */
+	size_t		 plen;
+	/* a text: the line being read, the last whole line */
+	unsigned char	 line[256], last[256];
+	size_t		 linelen, lastlen;
+	uint64_t	 line_off, last_off;
+	int		 line_long, last_long, seen_line;
+};
+void		 rpcheck_add(struct rpcheck *, const void *, size_t);
+const char	*rpcheck_end(struct rpcheck *);
+
+/*
  * One run of lz_compress(), lz_decompress() or lz_list().  The caller fills
  * the first fields; after a failure (-1), err holds a one-line reason
  * without a program name or context, and ierr/oerr the errno of a failed
@@ -42,6 +70,9 @@ struct lz {
 	uint64_t	 outoff;	/* bytes produced */
 	int		 ierr, oerr;
 	char		 err[256];
+	/* if set: fed the data (what lz_compress() reads, or the others write) */
+	struct rpcheck	*check;
+	int		 check_out;	/* 1: the output is the data */
 };
 
 /*

@@ -91,6 +91,7 @@ struct cli {
 	int		 force;
 	int		 to_stdout;	/* -c */
 	int		 progress;	/* 1, 0, -1: first in a pipeline on a tty */
+	int		 partial;	/* --partial: no rowpipe trailer check */
 	const char	*outpath;
 };
 
@@ -169,6 +170,8 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "no-frame-crc", F(o.content_crc), 0,
 	    "no content checksum"),
 	OPT_STR('o', NULL, "FILE", F(outpath), "write to FILE"),
+	OPT_FLAG(0, "partial", F(partial), 1,
+	    "take a rowpipe stream or text that ends without its trailer"),
 	OPT_FLAG(0, "progress", F(progress), 1,
 	    "progress on stderr (default: if it is a terminal)"),
 	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
@@ -226,7 +229,7 @@ main(int argc, char *argv[])
 		    "[-o file] [-T threads]\n"
 		    "          [--content-size] [--[no-]progress] "
 		    "[--no-block-checksum]\n"
-		    "          [--no-frame-crc] [file]\n",
+		    "          [--no-frame-crc] [--partial] [file]\n",
 		.about = "LZ4 frame format compression, interoperable with "
 		    "lz4(1).\n-1 (the default) to -12 set the level.",
 		.version = version,
@@ -236,10 +239,11 @@ main(int argc, char *argv[])
 	struct lz_opts	*o = &c.o;
 	struct lz	 z;
 	struct lz_outfile of;
+	struct rpcheck	 check;
 	struct stat	 st;
 	enum mode	 mode;
 	const char	*inname = "stdin", *outname = "stdout";
-	const char	*outpath;
+	const char	*outpath, *why;
 	char		 outbuf[PATH_MAX];
 	int64_t		 insize = -1;
 	int		 i, force, rc;
@@ -260,6 +264,7 @@ main(int argc, char *argv[])
 		o->threads = default_threads(mode);
 
 	memset(&z, 0, sizeof(z));
+	memset(&check, 0, sizeof(check));
 	z.o = o;
 	z.in = stdin;
 	z.out = STDOUT_FILENO;
@@ -283,6 +288,11 @@ main(int argc, char *argv[])
 		refuse_terminal(STDOUT_FILENO, "write compressed data there",
 		    "use -c or -f");
 
+	/* a rowpipe stream or rows2sql text must end with its trailer */
+	if ((mode == COMPRESS || mode == TEST) && !c.partial) {
+		z.check = &check;
+		z.check_out = mode == TEST;
+	}
 	if (mode != LIST &&
 	    (z.prog = progress_new("lz", NULL, c.progress)) == NULL)
 		err(1, NULL);
@@ -300,9 +310,22 @@ main(int argc, char *argv[])
 		rc = lz_decompress(&z);
 		break;
 	}
-	if (rc == -1) {
+	if (rc == 0 && z.check != NULL && (why = rpcheck_end(z.check)) != NULL) {
+		/* a cut or failed dump: not at the final name, not passed */
 		progress_clear(z.prog);
-		report(&z, inname, outname);
+		if (mode == TEST)
+			warnx("%s: the content is %s (--partial to pass it)",
+			    inname, why);
+		else
+			warnx("%s: %s: the input is %s (--partial to take it)",
+			    outname, outpath != NULL ? "not written" :
+			    "no complete backup", why);
+		rc = 2;
+	}
+	if (rc != 0) {
+		progress_clear(z.prog);
+		if (rc == -1)
+			report(&z, inname, outname);
 		if (outpath != NULL)
 			lz_outfile_abort(&of);
 		exit(1);

@@ -35,8 +35,8 @@ sql $db -e "
 db_objects $db >src.obj
 
 # Full backup and restore.
-dbsnap $A -j 2 --routines --events $db | rows2sql | lz > shop.sql.lz4
-is $? 0 "full backup: dbsnap -j 2 --routines --events | rows2sql | lz"
+dbsnap $A -j 2 --routines --events $db | rows2sql | lz -o shop.sql.lz4
+is $? 0 "full backup: dbsnap -j 2 --routines --events | rows2sql | lz -o"
 lz -d < shop.sql.lz4 | sqlsplit | sqlexec $B -j 2 2>/dev/null
 is $? 0 "full restore on the other server: lz -d < | sqlsplit | sqlexec -j 2"
 is "$(dsum $db.orders) $(dsum $db.items)" "$(ssum $db.orders) $(ssum $db.items)" \
@@ -50,6 +50,14 @@ is "$(dsql -e "SELECT COUNT(*) FROM information_schema.routines
 
 # Verify a backup without restoring it.
 lz -t shop.sql.lz4 2>/dev/null; is $? 0 "verify: lz -t"
+dbsnap $A $db | lz -o shop.rp.lz4 && lz -t shop.rp.lz4
+is $? 0 "verify: lz -t of a frame-stream backup"
+lz -dc shop.rp.lz4 >shop.rp && rows2sql <shop.rp >/dev/null
+is $? 0 "verify: rows2sql of an uncompressed stream"
+head -c 5000 shop.rp | lz -o cutrp.lz4 2>/dev/null
+is "$? $(ls cutrp.lz4 2>/dev/null)" "1 " "a cut stream: lz -o writes no file"
+head -c 5000 shop.rp | lz --partial -o cutrp.lz4 && lz -t cutrp.lz4 2>/dev/null
+isnt $? 0 "verify: lz -t fails on a cut frame stream"
 lz -dc shop.sql.lz4 | sqlsplit --require-trailer >/dev/null
 is $? 0 "verify: sqlsplit --require-trailer"
 head -c $(( $(stat -c %s shop.sql.lz4) - 20 )) shop.sql.lz4 >cut.lz4
