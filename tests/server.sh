@@ -17,6 +17,10 @@
 # server_stop_pid PID
 #                    stops the server with that pid (deadline 60 s, then
 #                    SIGKILL); never by name, so that other servers live.
+# server_restart NAME DIR [option ...]
+#                    starts NAME's server again on its datadir DIR (after
+#                    kill -9 of NAME_PID, say) on the same socket and port,
+#                    with the options it was added with; sets NAME_PID.
 #
 # The server runs with a non-UTC default time zone (+05:30) so that time
 # zone bugs show, binary logging on (so dbsnap can record a position), and
@@ -55,6 +59,22 @@ server_start() {
 	# A free loopback port: ask the kernel (bind to 0) through perl.
 	RP_PORT=$(perl -MIO::Socket::INET -e \
 	    'print IO::Socket::INET->new(Listen=>1,LocalAddr=>"127.0.0.1",LocalPort=>0)->sockport')
+	server_run "$dir" "$@" || return 1
+	for z in Europe/Berlin America/New_York; do
+		mariadb-tzinfo-to-sql "/usr/share/zoneinfo/$z" "$z" 2>/dev/null
+	done | mariadb --no-defaults -uroot -S "$RP_SOCK" mysql ||
+	    { echo "server: loading time zones failed" >&2; return 1; }
+	RP_SERVER_DIR=$dir
+	export RP_SOCK RP_PORT RP_SERVER_DIR RP_SERVER_PID
+}
+
+# server_run DIR [option ...]: mariadbd on DIR's datadir, on $RP_PORT and
+# DIR/sock; waits until it answers; sets RP_SOCK and RP_SERVER_PID.
+server_run() {
+	dir=$1
+	shift
+	bin=$(server_bin) || { echo "server: mariadbd not found" >&2; return 1; }
+	user=$(id -un)
 	RP_SOCK=$dir/sock
 	"$bin" --no-defaults --user="$user" --datadir="$dir/data" \
 	    --socket="$RP_SOCK" --port="$RP_PORT" --bind-address=127.0.0.1 \
@@ -80,12 +100,6 @@ server_start() {
 		fi
 		sleep 0.1
 	done
-	for z in Europe/Berlin America/New_York; do
-		mariadb-tzinfo-to-sql "/usr/share/zoneinfo/$z" "$z" 2>/dev/null
-	done | mariadb --no-defaults -uroot -S "$RP_SOCK" mysql ||
-	    { echo "server: loading time zones failed" >&2; return 1; }
-	RP_SERVER_DIR=$dir
-	export RP_SOCK RP_PORT RP_SERVER_DIR RP_SERVER_PID
 }
 
 server_stop_pid() {
@@ -142,4 +156,17 @@ replicate() {
 		    master_password = 'r', master_use_gtid = slave_pos;
 		    START SLAVE" || return 1
 	done
+}
+
+server_restart() {
+	_name=$1
+	shift
+	_keep_sock=${RP_SOCK:-} _keep_port=${RP_PORT:-}
+	_keep_pid=$RP_SERVER_PID
+	eval "RP_PORT=\$${_name}_PORT"
+	server_run "$@"
+	_rc=$?
+	eval "${_name}_PID=\$RP_SERVER_PID"
+	RP_SOCK=$_keep_sock RP_PORT=$_keep_port RP_SERVER_PID=$_keep_pid
+	return $_rc
 }

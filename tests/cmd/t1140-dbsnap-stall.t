@@ -2,8 +2,8 @@
 # dbsnap on a stalled network (the packets go nowhere, the connection
 # stays open: tests/tools/stallproxy after SIGUSR1): the read times out
 # (--read-timeout), dbsnap exits 1 with one line naming the table and the
-# chunk, and the rows2sql downstream reports a cut stream, not a complete
-# one.  Issue 25: it hung forever.  Also: dbsnap's connections have TCP
+# chunk, and the rows2sql downstream reports the producer's ABORT with
+# that reason, not a complete stream.  Issue 25: it hung forever.  Also: dbsnap's connections have TCP
 # keepalive on (lib/conn), and the option's usage errors.
 . "$(dirname "$0")/../lib.sh"
 need_server
@@ -55,7 +55,8 @@ stall() {
 	    "-j $1: the error names the table, the chunk and the timeout"
 	is "$(wc -l <derr)" 1 "-j $1: one line"
 	is "$(cat rrc)" 1 "-j $1: rows2sql fails"
-	like "$(cat rerr)" "truncated" "-j $1: ... on a cut stream"
+	like "$(cat rerr)" "^rows2sql: aborted by the producer: dbsnap: $DB\\.big: chunk [0-9]+: the server sent nothing" \
+	    "-j $1: ... on a stream that dbsnap ended with ABORT, naming why"
 	kill $proxy
 	wait $proxy
 }
