@@ -470,6 +470,8 @@ static const struct opt options[] = {
 	OPT_FUNC(0, "kind", "KIND", set_kind, 0,
 	    "only the statements of this kind"),
 	OPT_FLAG('l', "list", F(list), 1, "list the statements, one a line"),
+	OPT_FLAG(0, "mydumper", F(split.mydumper), 1,
+	    "cut mydumper's files as myloader does: at lines ending with ;"),
 	OPT_FLAG(0, "no-backslash-escapes", F(split.no_backslash_escapes), 1,
 	    "start as if sql_mode had NO_BACKSLASH_ESCAPES"),
 	OPT_FLAG('p', "print", F(print), 1, "write SQL text, not frames"),
@@ -489,7 +491,7 @@ main(int argc, char *argv[])
 		.name = "sqlsplit",
 		.usage = "usage: sqlsplit [-0flpV] [--ansi-quotes] "
 		    "[--binary-mode]\n\t[--grep-table [db.]table] "
-		    "[--kind kind] [--no-backslash-escapes]\n"
+		    "[--kind kind] [--mydumper] [--no-backslash-escapes]\n"
 		    "\t[--[no-]progress] "
 		    "[--require-trailer] [file ...]\n",
 		.about = "Cut SQL text into statements, as the mysql client "

@@ -360,12 +360,45 @@ in_code(struct split *s, size_t *posp, size_t len)
 }
 
 /* Scan buf[pos..len).  0 (needs more input, or stopped) or -1. */
+/*
+ * --mydumper: cut where myloader cuts (mydumper 0.10, myloader.c
+ * restore_data_from_file()): after each line that ends with ";", whatever
+ * strings or comments hold, and nothing is a client command.  mydumper
+ * writes its files for that: the ";\n" inside a routine, trigger or event
+ * body becomes "; \n", so that only a statement's last line ends with
+ * ";", and newlines in values are escaped.  The ";" is the delimiter.
+ */
+static int
+scan_lines(struct split *s)
+{
+	const char	*b = s->buf, *nl;
+	size_t		 pos = s->pos, e, i;
+
+	while (!s->stopped && pos < s->len) {
+		if ((nl = memchr(b + pos, '\n', s->len - pos)) == NULL &&
+		    !s->eof)
+			break;		/* the rest of the line comes next */
+		e = nl != NULL ? (size_t)(nl - b) : s->len;
+		for (i = pos; !s->started && i < e; i++)
+			if (!sqltok_is_space((unsigned char)b[i]))
+				output(s, i);
+		if (s->started && e > s->stmt_start && b[e - 1] == ';' &&
+		    emit_stmt(s, s->stmt_start, e - 1, END_EOF) == -1)
+			return -1;
+		pos = nl != NULL ? e + 1 : e;
+	}
+	s->pos = pos;
+	return s->failed ? -1 : 0;
+}
+
 int
 scan(struct split *s)
 {
 	size_t		 len = s->len, pos = s->pos;
 	enum step	 r;
 
+	if (s->opts.mydumper)
+		return scan_lines(s);
 	while (!s->stopped && pos < len) {
 		if (s->line_start &&
 		    (r = at_line_start(s, &pos, len)) != STEP_SAME) {

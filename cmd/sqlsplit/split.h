@@ -26,6 +26,7 @@ struct split_opts {
 	int	 ansi_quotes;		/* start as if sql_mode had it */
 	int	 binary_mode;		/* mysql --binary-mode: keep CR, allow NUL */
 	int	 require_trailer;	/* a missing rows2sql trailer is an error */
+	int	 mydumper;		/* cut as myloader does (scan.c) */
 };
 
 /* One statement, valid during the callback only. */

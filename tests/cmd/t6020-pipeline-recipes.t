@@ -129,8 +129,8 @@ if command -v mydumper >/dev/null; then
 	(cd dump && { cat $db-schema-create.sql; echo "USE \`$db\`;"; cat $db.*-schema.sql
 	    ls $db.*.sql | grep -v -- -schema | xargs cat
 	    for f in $db.*-schema-view.sql $db.*-schema-triggers.sql $db-schema-post.sql
-	    do [ ! -e "$f" ] || cat "$f"; done; } | sqlsplit | sqlexec $B -j 2) 2>err
-	is $? 0 "a mydumper directory: cat in myloader's order | sqlsplit | sqlexec"
+	    do [ ! -e "$f" ] || cat "$f"; done; } | sqlsplit --mydumper | sqlexec $B -j 2) 2>err
+	is $? 0 "a mydumper directory: cat in myloader's order | sqlsplit --mydumper | sqlexec"
 	is "$(dsum $db.orders) $(dsum $db.items)" "$(ssum $db.orders) $(ssum $db.items)" \
 	    "the same rows"
 	is "$(dsql -e "SELECT COUNT(*) FROM information_schema.views WHERE
