@@ -54,9 +54,8 @@ next_token(struct sqltok_lexer *l, char *w, size_t wlen)
 		return 1;
 	}
 	for (;;) {
-		for (i = 0; i < t.len; i++)
-			if (n + 1 < wlen)
-				w[n++] = toupper((unsigned char)t.p[i]);
+		for (i = 0; i < t.len && n + 1 < wlen; i++)	/* not a 60 MB 0x */
+			w[n++] = toupper((unsigned char)t.p[i]);
 		end = t.p + t.len;
 		save = *l;
 		if (sqltok_next(l, &t) == SQLTOK_END || t.p != end ||

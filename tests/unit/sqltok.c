@@ -262,10 +262,45 @@ test_byte_rules(void **state)
 	    SQLTOK_AT_CLIENT | SQLTOK_AT_MORE, NULL), SQLTOK_C_MORE);
 }
 
+/*
+ * Word and 0x runs, scanned 16 bytes at a time: every byte value at
+ * every position of a 40-byte run ends it exactly where the byte rules
+ * (sqltok_is_word(), hex digits) say.
+ */
+static void
+test_runs(void **state)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t;
+	char		 b[48];
+	size_t		 i, want;
+	int		 c, hex, word, isx;
+
+	for (hex = 0; hex < 2; hex++)
+		for (c = 1; c < 256; c++)
+			for (i = 2; i < 40; i++) {
+				memset(b, hex ? 'f' : 'g', 40);
+				b[0] = '0';
+				b[1] = 'x';
+				b[i] = (char)c;
+				word = sqltok_is_word(c);
+				isx = (c >= '0' && c <= '9') ||
+				    ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+				sqltok_init(&l, b, 40, 0);
+				sqltok_next(&l, &t);
+				want = word ? 40 : i;
+				assert_int_equal(t.len, want);
+				/* "0x" alone is a word */
+				assert_int_equal(t.kind, hex && (isx ||
+				    (!word && i > 2)) ? SQLTOK_NUMBER :
+				    SQLTOK_WORD);
+			}
+}
+
 int
 main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 2];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 3];
 	size_t		 i, n = 0;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -277,6 +312,7 @@ main(void)
 	}
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ident);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_byte_rules);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_runs);
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return _cmocka_run_group_tests("sqltok", tests, n, NULL, NULL);
 }
