@@ -7,10 +7,10 @@
  * FLOAT and DOUBLE; DATE/DATETIME/TIMESTAMP and TIME as a length byte and
  * packed fields; everything else as a length-encoded string of the bytes
  * the text protocol would send too (DECIMAL, strings, BLOB, BIT, ENUM,
- * SET, JSON, GEOMETRY, UUID and INET6 as text).  Connector/C hands each
- * value to binrow_value() (STMT_ATTR_CB_RESULT) without copying it into
- * bound buffers, and checks each value's length against what is left of
- * the packet as the callback moves on (2027, Malformed packet).
+ * SET, JSON, GEOMETRY, UUID and INET6 as text).  mysql_stmt_fetch()
+ * reads each row packet and hands it whole to row_decode() (in place of
+ * Connector/C's own decoding into bound buffers, or its per-column
+ * callback, which cost about 1000 instructions a row of 15 columns).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +88,9 @@ field_kind(const MYSQL_FIELD *f)
 	}
 }
 
+/* Room a fixed-width or temporal value's text takes: varint, pad, text. */
+#define TEXT_ROOM	(2 + 255 + TIMEFMT_MAX + NUMFMT_MAX)
+
 int
 binrow_setup(struct binrow *br, const MYSQL_FIELD *f, unsigned n)
 {
@@ -105,6 +108,7 @@ binrow_setup(struct binrow *br, const MYSQL_FIELD *f, unsigned n)
 	}
 	br->ncols = n;
 	br->err = NULL;
+	br->room = 1;
 	for (i = 0; i < n; i++) {
 		if ((k = field_kind(&f[i])) == -1) {
 			br->err = "type not readable over the binary protocol";
@@ -112,6 +116,8 @@ binrow_setup(struct binrow *br, const MYSQL_FIELD *f, unsigned n)
 			return -1;
 		}
 		br->cols[i].kind = (unsigned char)k;
+		/* A string's varint and its copy's overshoot (row_decode). */
+		br->room += k == BK_STR ? 10 + 16 : TEXT_ROOM;
 		br->cols[i].dec = (unsigned char)(f[i].decimals > 6 ? 6 :
 		    f[i].decimals);
 		/* ZEROFILL (and YEAR): padded to the display width. */
@@ -135,34 +141,6 @@ le(const unsigned char *p, unsigned n)
 		v = v << 8 | p[n];
 #endif
 	return v;
-}
-
-/* A length-encoded integer; -1 for the NULL marker or a bad first byte. */
-static inline int
-lenenc(unsigned char **pp, uint64_t *v)
-{
-	unsigned char	*p = *pp;
-
-	if (*p < 0xfb) {
-		*v = *p;
-		*pp = p + 1;
-		return 0;
-	}
-	switch (*p) {
-	case 0xfc:
-		*v = le(p + 1, 2);
-		*pp = p + 3;
-		return 0;
-	case 0xfd:
-		*v = le(p + 1, 3);
-		*pp = p + 4;
-		return 0;
-	case 0xfe:
-		*v = le(p + 1, 8);
-		*pp = p + 9;
-		return 0;
-	}
-	return -1;
 }
 
 static size_t
@@ -253,92 +231,182 @@ fmt_real(char *o, int kind, uint64_t u)
 	return numfmt_double(o, d);
 }
 
-/*
- * Room at the end of the batch for a value formatted in place: its
- * one-byte length prefix and the longest text (a ZEROFILL width below
- * DIRECT_PAD_MAX, NUMFMT_MAX, TIMEFMT_MAX).
- */
-#define DIRECT_PAD_MAX	100
-#define DIRECT_ROOM	(1 + DIRECT_PAD_MAX + TIMEFMT_MAX + NUMFMT_MAX)
+/* A val field's length varint (the text's length + 1) at o. */
+static inline char *
+put_len(char *o, uint64_t len)
+{
+	uint64_t	 v = len + 1;
+
+	while (v >= 0x80) {
+		*o++ = (char)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (char)v;
+	return o;
+}
+
+/* The text of a number or temporal value (n bytes in t) after its length. */
+static inline char *
+put_text(char *o, const char *t, size_t n)
+{
+	o = put_len(o, n);
+	memcpy(o, t, n);
+	return o + n;
+}
+
+static int
+row_bad(struct binrow *br, unsigned col, const char *why)
+{
+	br->err = why;
+	br->errcol = col;
+	return 0;
+}
 
 /*
- * Where a number or temporal value is formatted: straight into the batch
- * after its one-byte val length (the text is shorter than 0x7f bytes)
- * rather than into t and copied; t serves wide ZEROFILL padding and a
- * batch that cannot grow (its error is sticky: enc_val keeps it).
+ * One binary-protocol row packet (row, len bytes: the 0x00 header, the
+ * NULL bitmap with its 2-bit offset, the values) appended to br->out as
+ * the val fields of rowpipe-stream(5).  The batch grows once per row, by
+ * the packet's length and each column's longest text, so that each value
+ * is written in place without a check of room.  Every value's length is
+ * checked against what is left of the packet, and the values must end
+ * where the packet does.
  */
-static inline char *
-place(struct buf *b, const struct bincol *c, char *t, int *direct)
+static int
+row_decode(struct binrow *br, const unsigned char *row, size_t len)
 {
-	*direct = c->pad < DIRECT_PAD_MAX &&
-	    (b->cap - b->len > DIRECT_ROOM || buf_grow(b, DIRECT_ROOM) == 0);
-	return *direct ? b->p + b->len + 1 : t;
+	struct buf	*b = br->out;
+	const unsigned char *p, *end = row + len, *nul = row + 1;
+	const struct bincol *c;
+	uint64_t	 u;
+	unsigned	 i, n = br->ncols, w;
+	size_t		 t;
+	char		*o, *o0;
+
+	if (len < 1 + (size_t)(n + 9) / 8 || row[0] != 0)
+		return row_bad(br, 0, "malformed row");
+	p = row + 1 + (n + 9) / 8;
+	if (b->err || (b->cap - b->len <= len + br->room &&
+	    buf_grow(b, len + br->room + 1) == -1))
+		return row_bad(br, 0, "out of memory");
+	o0 = b->p;
+	o = o0 + b->len;
+	for (i = 0; i < n; i++) {
+		c = &br->cols[i];
+		if (nul[(i + 2) >> 3] & (1u << ((i + 2) & 7))) {
+			br->off[i] = (size_t)-1;
+			*o++ = 0;
+			continue;
+		}
+		if ((w = kind_width[c->kind]) != 0) {
+			if ((size_t)(end - p) < w)
+				return row_bad(br, i, "malformed value");
+			u = le(p, w);
+			p += w;
+			if (c->pad >= 0x7e) {
+				t = numfmt_u64_pad(br->tmp, u, c->pad);
+				o = put_text(o, br->tmp, t);
+				br->off[i] = (size_t)(o - o0) - t;
+				br->len[i] = t;
+				continue;
+			}
+			t = c->kind >= BK_FLOAT ? fmt_real(o + 1, c->kind, u) :
+			    fmt_int(o + 1, c->kind, u, c->pad);
+			if (t == 0)
+				return row_bad(br, i, "not a finite number");
+		} else {
+			if (p >= end)
+				return row_bad(br, i, "malformed value");
+			if (*p < 0xfb)
+				u = *p++;
+			else {
+				w = *p == 0xfc ? 2 : *p == 0xfd ? 3 :
+				    *p == 0xfe ? 8 : 0;
+				if (w == 0 || (size_t)(end - p) <= w)
+					return row_bad(br, i, "malformed value");
+				u = le(p + 1, w);
+				p += 1 + w;
+			}
+			if ((uint64_t)(end - p) < u)
+				return row_bad(br, i, "malformed value");
+			if (c->kind == BK_STR) {
+				if (u < 0x7f)
+					*o++ = (char)(u + 1);
+				else
+					o = put_len(o, u);
+				/* A short value: one fixed-size copy. */
+				if (u <= 16 && end - p >= 16)
+					memcpy(o, p, 16);
+				else
+					memcpy(o, p, (size_t)u);
+				br->off[i] = (size_t)(o - o0);
+				br->len[i] = (size_t)u;
+				o += u;
+				p += u;
+				continue;
+			}
+			t = c->kind == BK_TIME ?
+			    fmt_time(o + 1, p, (unsigned)u, c->dec) :
+			    fmt_datetime(o + 1, c->kind, p, (unsigned)u, c->dec);
+			p += u;
+			if (t == 0)
+				return row_bad(br, i, "malformed value");
+		}
+		*o = (char)(t + 1);	/* the val's varint: t < 0x7f */
+		br->off[i] = (size_t)(o - o0) + 1;
+		br->len[i] = t;
+		o += t + 1;
+	}
+	if (p != end)
+		return row_bad(br, n - 1, "malformed row");
+	b->len = (size_t)(o - o0);
+	*o = '\0';
+	return 0;
+}
+
+/*
+ * Connector/C's methods of every connection, but for the decoding of a
+ * binary-protocol row of a statement whose user_data is a binrow (set by
+ * binrow_attach): st_mariadb_methods is mysql.h's table that "can be
+ * overwritten by db plugins".  The row is the packet as read
+ * (mysql_stmt_fetch() reads it and keeps the statement's state).
+ */
+static struct st_mariadb_methods binrow_methods;
+static const struct st_mariadb_methods *orig_methods;
+
+static int
+fetch_to_bind(MYSQL_STMT *st, unsigned char *row, unsigned long len)
+{
+	struct binrow	*br = st->user_data;
+
+	if (br == NULL || br->magic != &binrow_methods)
+		return orig_methods->db_stmt_fetch_to_bind(st, row, len);
+	br->err = NULL;
+	(void)row_decode(br, row, len);
+	return 0;
 }
 
 void
-binrow_value(void *arg, unsigned col, unsigned char **row)
+binrow_install(MYSQL *m)
 {
-	struct binrow	*br = arg;
-	struct buf	*b = br->out;
-	struct bincol	*c;
-	unsigned char	*p;
-	uint64_t	 len;
-	char		*t = br->tmp, *o;
-	size_t		 n;
-	int		 direct;
+	if (orig_methods == NULL) {
+		orig_methods = m->methods;
+		binrow_methods = *m->methods;
+		binrow_methods.db_stmt_fetch_to_bind = fetch_to_bind;
+	}
+	if (m->methods == orig_methods)
+		m->methods = &binrow_methods;
+}
 
-	if (br->err != NULL || col >= br->ncols) {
-		br->err = br->err ? br->err : "more columns than described";
-		return;		/* the rest of the row is not read */
-	}
-	if (row == NULL) {
-		br->off[col] = (size_t)-1;
-		enc_val(b, NULL, 0);
-		return;
-	}
-	c = &br->cols[col];
-	p = *row;
-	if (kind_width[c->kind] != 0) {
-		len = le(p, kind_width[c->kind]);
-		*row = p + kind_width[c->kind];
-		o = place(b, c, t, &direct);
-		n = c->kind >= BK_FLOAT ? fmt_real(o, c->kind, len) :
-		    fmt_int(o, c->kind, len, c->pad);
-		if (n == 0)
-			goto bad;
-		goto text;
-	}
-	if (lenenc(&p, &len) == -1)
-		goto bad;
-	*row = p + len;
-	if (c->kind == BK_STR) {
-		enc_val(b, p, (size_t)len);
-		br->off[col] = b->len - (size_t)len;
-		br->len[col] = (size_t)len;
-		return;
-	}
-	o = place(b, c, t, &direct);
-	if (c->kind == BK_TIME)
-		n = fmt_time(o, p, (unsigned)len, c->dec);
-	else
-		n = fmt_datetime(o, c->kind, p, (unsigned)len, c->dec);
-	if (n == 0)
-		goto bad;
-text:
-	if (direct) {
-		b->p[b->len] = (char)(n + 1);	/* the val's varint */
-		br->off[col] = b->len + 1;
-		br->len[col] = n;
-		b->len += n + 1;
-		b->p[b->len] = '\0';
-		return;
-	}
-	enc_val(b, t, n);
-	br->off[col] = b->len - n;
-	br->len[col] = n;
-	return;
-bad:
-	br->err = c->kind == BK_FLOAT || c->kind == BK_DOUBLE ?
-	    "not a finite number" : "malformed value";
-	br->errcol = col;
+void
+binrow_uninstall(MYSQL *m)
+{
+	if (m->methods == &binrow_methods)
+		m->methods = orig_methods;
+}
+
+int
+binrow_attach(MYSQL_STMT *st, struct binrow *br)
+{
+	br->magic = &binrow_methods;
+	return mysql_stmt_attr_set(st, STMT_ATTR_CB_USER_DATA, br) == 0 ? 0 : -1;
 }

@@ -243,20 +243,29 @@ struct binrow {
 	struct bincol	*cols;
 	size_t		*off, *len;	/* each column's text in out (off -1: NULL) */
 	unsigned	 ncols, cap;
+	size_t		 room;		/* batch room a row needs past its length */
 	const char	*err;		/* the row's first problem, or NULL */
 	unsigned	 errcol;
+	const void	*magic;		/* binrow_attach() was here */
 	/* A value's text when it is not formatted in place (binrow.c). */
 	char		 tmp[TIMEFMT_MAX + NUMFMT_MAX + 256];
 };
 
 /*
  * binrow.c: binrow_setup() prepares br for a result with these fields;
- * -1 (br->err, br->errcol set) for a type it cannot read.  binrow_value()
- * is the STMT_ATTR_CB_RESULT callback: it appends column col's text to
- * br->out; after a row, br->err says whether the row was malformed.
+ * -1 (br->err, br->errcol set) for a type it cannot read.
+ * binrow_install(m) has m's statements decode their rows here, for the
+ * statements that binrow_attach() gave a binrow (before their execute;
+ * -1 on failure, see mysql_stmt_error): each mysql_stmt_fetch() then
+ * appends the row's values to br->out (nothing is bound), and br->err
+ * says whether the row was malformed (br->errcol: where).  Call
+ * binrow_install() before threads use m; binrow_uninstall(m) restores
+ * Connector/C's decoding.
  */
 int	 binrow_setup(struct binrow *, const MYSQL_FIELD *, unsigned);
-void	 binrow_value(void *, unsigned col, unsigned char **row);
+void	 binrow_install(MYSQL *);
+void	 binrow_uninstall(MYSQL *);
+int	 binrow_attach(MYSQL_STMT *, struct binrow *);
 
 /* catalog.c */
 void	 discover_tables(struct snap *);

@@ -608,7 +608,8 @@ keep_keys(struct worker *w, struct table *t)
  * statement, executed without a cursor and fetched row by row without
  * mysql_stmt_store_result(): the server sends binary-protocol rows (no
  * number or temporal formatting on its side) and only one row is held
- * here at a time; binrow_value() writes each value's text into the batch.
+ * here at a time; binrow (installed on the connection) writes each
+ * value's text into the batch.
  */
 static uint64_t
 read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
@@ -622,9 +623,7 @@ read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
 	if (mysql_stmt_prepare(st, w->q.p, w->q.len) != 0)
 		stmt_die(w, t, no, st);
 	bin_setup(w, t, no, st);
-	if (mysql_stmt_attr_set(st, STMT_ATTR_CB_USER_DATA, &w->br) != 0 ||
-	    mysql_stmt_attr_set(st, STMT_ATTR_CB_RESULT,
-	    (const void *)binrow_value) != 0)
+	if (binrow_attach(st, &w->br) == -1)
 		stmt_die(w, t, no, st);
 	if (mysql_stmt_execute(st) != 0)
 		stmt_die(w, t, no, st);
@@ -739,6 +738,8 @@ run_workers(struct snap *s)
 	progress_total(s->prog, ntab, rows, bytes);
 
 	w = xcalloc(s->o->jobs, sizeof(*w));
+	for (i = 0; i < s->o->jobs; i++)
+		binrow_install(s->conns[i]);
 	for (i = 0; i < s->o->jobs; i++) {
 		w[i].s = s;
 		w[i].m = s->conns[i];
@@ -747,6 +748,8 @@ run_workers(struct snap *s)
 	}
 	for (i = 0; i < s->o->jobs; i++)
 		pthread_join(w[i].th, NULL);
+	for (i = 0; i < s->o->jobs; i++)
+		binrow_uninstall(s->conns[i]);
 	for (i = 0; i < s->o->jobs; i++) {
 		buf_release(&w[i].batch);
 		buf_release(&w[i].q);
