@@ -9,9 +9,12 @@
  * its XXH3_64bits (lib/xxh: AVX2 where the CPU has it).  xxHash:
  * https://github.com/Cyan4973/xxHash.
  */
+#include <sys/uio.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -724,20 +727,20 @@ frame_writer_abort(struct frame_writer *w, int reason, const char *msg)
 	return frame_writer_flush(w);
 }
 
-int
-frame_end(struct frame_writer *w, int type, unsigned flags)
+/*
+ * The header of the frame at w->hdr_at, whose payload (len bytes, of
+ * checksum check) follows it in w->out or is to be written after it.
+ */
+static int
+seal(struct frame_writer *w, int type, unsigned flags, size_t len,
+    uint32_t check, const uint8_t *p)
 {
 	uint8_t	*h;
-	size_t	 len;
 
-	if (!w->open)
-		abort();	/* programmer error */
-	w->open = 0;
 	if ((w->seq == 0) != (type == FT_HEADER))
 		abort();	/* programmer error: header first, once */
 	if (w->err || w->out.err)
 		return wr_fail(w, w->err ? w->err : w->out.err, "frame buffer");
-	len = w->out.len - w->hdr_at - FRAME_HDR_LEN;
 	if (len > UINT32_MAX) {
 		w->out.len = w->hdr_at;
 		return wr_fail(w, EMSGSIZE, "frame");
@@ -747,25 +750,131 @@ frame_end(struct frame_writer *w, int type, unsigned flags)
 	h[4] = (uint8_t)type;
 	h[5] = (uint8_t)flags;
 	h[6] = h[7] = 0;
-	le32_put(h + 8, payload_check(h + FRAME_HDR_LEN, len));
+	le32_put(h + 8, check);
 	le32_put(h + 12, hdr_check(h, w->seq));
 	w->seq++;
 	if (type != FT_TRAILER)
-		count_frame(&w->totals, type, h + FRAME_HDR_LEN, len);
+		count_frame(&w->totals, type, p, len);
+	return 0;
+}
+
+int
+frame_end(struct frame_writer *w, int type, unsigned flags)
+{
+	const uint8_t	*p;
+	size_t		 len;
+
+	if (!w->open)
+		abort();	/* programmer error */
+	w->open = 0;
+	len = w->out.len - w->hdr_at - FRAME_HDR_LEN;
+	p = (const uint8_t *)w->out.p + w->hdr_at + FRAME_HDR_LEN;
+	if (seal(w, type, flags, len, w->err || w->out.err ? 0 :
+	    payload_check(p, len), p) == -1)
+		return -1;
 	if (w->out.len >= FRAME_FLUSH_AT && (!w->held || w->hold_at > 0))
 		return frame_writer_flush(w);
 	return 0;
+}
+
+/* writev(2) all of iov[0..n-1], retrying on EINTR and short writes. */
+static int
+writev_all(int fd, struct iovec *iov, int n)
+{
+	ssize_t	 r;
+
+	while (n > 0) {
+		if ((r = writev(fd, iov, n > IOV_MAX ? IOV_MAX : n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (; n > 0 && (size_t)r >= iov->iov_len; iov++, n--)
+			r -= (ssize_t)iov->iov_len;
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + r;
+			iov->iov_len -= (size_t)r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A large payload goes out from where it is, after the frames buffered
+ * before it and its header, in one writev(2): no copy into the buffer.
+ */
+static int
+write_direct(struct frame_writer *w, int type, unsigned flags,
+    const struct iovec *iov, int n, size_t len)
+{
+	struct iovec	 v[1 + FRAME_IOV_MAX];
+	struct rp_xxh	*x;
+	uint8_t		 first[32];
+	size_t		 k = 0, m;
+	uint32_t	 check;
+	int		 i;
+
+	if (n == 1)
+		check = payload_check(iov[0].iov_base, len);
+	else {
+		if ((x = rp_xxh_new()) == NULL)
+			return wr_fail(w, ENOMEM, "frame");
+		for (i = 0; i < n; i++)
+			rp_xxh_update(x, iov[i].iov_base, iov[i].iov_len);
+		check = (uint32_t)rp_xxh_digest(x);
+		rp_xxh_free(x);
+	}
+	/* What count_frame reads of it: its first bytes, together. */
+	for (i = 0; i < n && k < sizeof(first); i++) {
+		m = iov[i].iov_len < sizeof(first) - k ? iov[i].iov_len :
+		    sizeof(first) - k;
+		memcpy(first + k, iov[i].iov_base, m);
+		k += m;
+	}
+	w->hdr_at = w->out.len;
+	if (buf_grow(&w->out, FRAME_HDR_LEN) == 0)
+		w->out.len += FRAME_HDR_LEN;
+	if (seal(w, type, flags, len, check, first) == -1)
+		return -1;
+	v[0].iov_base = w->out.p;
+	v[0].iov_len = w->out.len;
+	memcpy(v + 1, iov, (size_t)n * sizeof(*iov));
+	if (writev_all(w->fd, v, n + 1) == -1)
+		return wr_fail(w, errno, "write");
+	w->written += w->out.len + len;
+	buf_reset(&w->out);
+	return 0;
+}
+
+int
+frame_writev(struct frame_writer *w, int type, unsigned flags,
+    const struct iovec *iov, int n)
+{
+	struct buf	*b;
+	size_t		 len = 0;
+	int		 i;
+
+	if (w->open || w->closed || n < 1 || n > FRAME_IOV_MAX)
+		abort();	/* programmer error */
+	for (i = 0; i < n; i++)
+		len += iov[i].iov_len;
+	if (len >= FRAME_DIRECT_AT && !w->held && !w->err && !w->out.err)
+		return write_direct(w, type, flags, iov, n, len);
+	b = frame_begin(w);
+	for (i = 0; i < n; i++)
+		buf_add(b, iov[i].iov_base, iov[i].iov_len);
+	return frame_end(w, type, flags);
 }
 
 int
 frame_write(struct frame_writer *w, int type, unsigned flags,
     const void *payload, size_t len)
 {
-	struct buf	*b;
+	struct iovec	 v;
 
-	b = frame_begin(w);
-	buf_add(b, payload, len);
-	return frame_end(w, type, flags);
+	v.iov_base = (void *)payload;
+	v.iov_len = len;
+	return frame_writev(w, type, flags, &v, 1);
 }
 
 int

@@ -262,6 +262,17 @@ void		 frame_cancel(struct frame_writer *);
 /* frame_begin, append len bytes of payload, frame_end. */
 int		 frame_write(struct frame_writer *, int type, unsigned flags,
 		    const void *payload, size_t len);
+/*
+ * The same with the payload in n pieces (1 <= n <= FRAME_IOV_MAX), in
+ * order; borrowed until it returns.  A payload of FRAME_DIRECT_AT bytes
+ * or more (frame_write's too) is written at once from where it is, after
+ * what is buffered, by writev(2), unless the writer holds frames.
+ */
+#define FRAME_IOV_MAX	64
+#define FRAME_DIRECT_AT	((size_t)128 << 10)
+struct iovec;
+int		 frame_writev(struct frame_writer *, int type, unsigned flags,
+		    const struct iovec *, int n);
 /* Write out what is buffered.  0 or -1 (sticky, errno set). */
 int		 frame_writer_flush(struct frame_writer *);
 /*

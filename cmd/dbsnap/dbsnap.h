@@ -68,7 +68,9 @@ enum chunk_state { CH_PENDING, CH_DONE };	/* CH_DONE: read, maybe spooled */
 
 /* Rows of a chunk that ran ahead of its table's write position. */
 struct spool {
-	struct buf	 mem;		/* records: u32 length, FT_ROWS payload */
+	struct buf	*mem;		/* FT_ROWS payloads, the batches as built */
+	size_t		 nmem, capmem;
+	size_t		 memsize;	/* their memory, taken from the spool's */
 	FILE		*f;		/* overflow, unlinked temporary file */
 	uint64_t	 rows;
 };

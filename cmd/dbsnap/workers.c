@@ -313,23 +313,34 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 }
 
 /*
- * Spool: records of u32 length + FT_ROWS payload, in memory (mem: the
- * memory is taken already) or in the spool file.
+ * Spool: the batches themselves in memory (mem: the memory is taken
+ * already; the worker goes on with a new batch, nothing is copied), or
+ * records of u32 length + FT_ROWS payload in the spool file.
  */
 static void
-spool_add(struct snap *s, struct spool *sp, const void *p, size_t len,
-    int mem)
+spool_add(struct snap *s, struct spool *sp, struct buf *batch, int mem)
 {
-	uint32_t	 n = (uint32_t)len;
+	uint32_t	 n = (uint32_t)batch->len;
 	const char	*dir;
+	char		*q;
 	char		 path[4096];
 	int		 fd;
 
 	if (mem) {
-		buf_add(&sp->mem, &n, 4);
-		buf_add(&sp->mem, p, len);
-		if (sp->mem.err)
-			die(s, "out of memory");
+		/* Its memory as used (glibc: mremap, no copy). */
+		if ((q = realloc(batch->p, batch->len + 1)) != NULL) {
+			batch->p = q;
+			batch->cap = batch->len + 1;
+		}
+		if (sp->nmem == sp->capmem) {
+			sp->capmem = sp->capmem ? 2 * sp->capmem : 16;
+			if ((sp->mem = reallocarray(sp->mem, sp->capmem,
+			    sizeof(*sp->mem))) == NULL)
+				die(s, "out of memory");
+		}
+		sp->memsize += batch->cap;
+		sp->mem[sp->nmem++] = *batch;
+		*batch = (struct buf)BUF_INIT;
 		return;
 	}
 	if (sp->f == NULL) {
@@ -342,7 +353,8 @@ spool_add(struct snap *s, struct spool *sp, const void *p, size_t len,
 		if ((sp->f = fdopen(fd, "w+")) == NULL)
 			die(s, "spool file: %s", strerror(errno));
 	}
-	if (fwrite(&n, 4, 1, sp->f) != 1 || fwrite(p, 1, len, sp->f) != len)
+	if (fwrite(&n, 4, 1, sp->f) != 1 ||
+	    fwrite(batch->p, 1, batch->len, sp->f) != batch->len)
 		die(s, "spool file: %s", strerror(errno));
 }
 
@@ -352,17 +364,20 @@ spool_replay(struct snap *s, struct spool *sp)
 {
 	struct buf	 rec = BUF_INIT;
 	uint32_t	 n;
-	size_t		 off = 0;
+	size_t		 i;
 
 	pthread_mutex_lock(&s->out_mu);
-	while (off + 4 <= sp->mem.len) {
-		memcpy(&n, sp->mem.p + off, 4);
-		if (frame_write(s->fw, FT_ROWS, 0, sp->mem.p + off + 4, n) == -1)
+	for (i = 0; i < sp->nmem; i++) {
+		if (frame_write(s->fw, FT_ROWS, 0, sp->mem[i].p,
+		    sp->mem[i].len) == -1)
 			write_failed(s);
-		off += 4 + (size_t)n;
+		buf_release(&sp->mem[i]);
 	}
-	spool_mem_give(sp->mem.len);
-	buf_release(&sp->mem);
+	if (sp->memsize > 0)
+		spool_mem_give(sp->memsize);
+	free(sp->mem);
+	sp->mem = NULL;
+	sp->nmem = sp->capmem = sp->memsize = 0;
 	if (sp->f != NULL) {
 		if (fflush(sp->f) == EOF || fseeko(sp->f, 0, SEEK_SET) == -1)
 			die(s, "spool file: %s", strerror(errno));
@@ -408,16 +423,15 @@ emit(struct worker *w, struct table *t, size_t ci)
 	enc_rows_patch(&w->batch, w->at, (uint32_t)w->batch_rows);
 
 	/* Only this chunk moves the write position past itself. */
-	mem = is_head(t, ci) ? 0 : spool_mem_take(s, t, ci, w->batch.len + 4);
+	mem = is_head(t, ci) ? 0 : spool_mem_take(s, t, ci, w->batch.len + 1);
+	progress_add(s->prog, 0, w->batch_rows, w->batch.len);
 	if (mem == 0) {
-		if (t->chunks[ci].spool.mem.len > 0 ||
+		if (t->chunks[ci].spool.nmem > 0 ||
 		    t->chunks[ci].spool.f != NULL)
 			spool_replay(s, &t->chunks[ci].spool);
 		out_frame(s, FT_ROWS, w->batch.p, w->batch.len);
 	} else
-		spool_add(s, &t->chunks[ci].spool, w->batch.p, w->batch.len,
-		    mem == 1);
-	progress_add(s->prog, 0, w->batch_rows, w->batch.len);
+		spool_add(s, &t->chunks[ci].spool, &w->batch, mem == 1);
 	batch_reset(w, t);
 }
 
@@ -448,7 +462,7 @@ finish_chunk(struct worker *w, struct table *t, size_t ci)
 		return;
 	}
 	c = &t->chunks[ci];
-	if (c->spool.mem.len > 0 || c->spool.f != NULL)
+	if (c->spool.nmem > 0 || c->spool.f != NULL)
 		spool_replay(s, &c->spool);
 	c->state = CH_DONE;
 	t->rows_written += c->rows;

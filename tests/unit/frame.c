@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <sys/uio.h>
+
 #include "frame.h"
 
 /* A file holding bytes, positioned at 0; closed by the caller. */
@@ -510,6 +512,79 @@ test_kinds(void **state)
 	assert_null(rp_stmt_kind_name(STK_KIND_MAX));
 }
 
+/*
+ * frame_writev: the same bytes as frame_begin/buf_add/frame_end, for a
+ * payload in pieces below FRAME_DIRECT_AT (buffered) and above it
+ * (written from the pieces, after frames buffered before it), with empty
+ * pieces, and the reader takes each frame back whole.
+ */
+static void
+test_writev(void **state)
+{
+	static const size_t	 sizes[] = { 10, 1000, FRAME_DIRECT_AT - 1,
+	    FRAME_DIRECT_AT, 3 * FRAME_DIRECT_AT + 7 };
+	struct frame_writer	*w[2];
+	struct frame_reader	*r;
+	struct frame		 f;
+	struct iovec		 v[4];
+	uint8_t			*pay, *a, *b;
+	size_t			 i, j, n, alen, blen;
+	int			 fd[2], k;
+
+	(void)state;
+	n = sizes[sizeof(sizes) / sizeof(sizes[0]) - 1];
+	assert_non_null(pay = malloc(n));
+	for (i = 0; i < n; i++)
+		pay[i] = (uint8_t)(i * 131 + (i >> 9));
+	for (k = 0; k < 2; k++) {
+		fd[k] = fd_with(NULL, 0);
+		assert_non_null(w[k] = frame_writer_new(fd[k]));
+		write_header(w[k]);
+	}
+	for (j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++) {
+		n = sizes[j];
+		buf_add(frame_begin(w[0]), pay, n);
+		assert_int_equal(frame_end(w[0], FT_STMT, 0), 0);
+		v[0].iov_base = pay;
+		v[0].iov_len = n / 3;
+		v[1].iov_base = pay;
+		v[1].iov_len = 0;
+		v[2].iov_base = pay + n / 3;
+		v[2].iov_len = n / 2 - n / 3;
+		v[3].iov_base = pay + n / 2;
+		v[3].iov_len = n - n / 2;
+		assert_int_equal(frame_writev(w[1], FT_STMT, 0, v, 4), 0);
+		/* A small frame buffered between them. */
+		for (k = 0; k < 2; k++)
+			assert_int_equal(frame_write(w[k], FT_STMT, 0, "x", 1), 0);
+	}
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(frame_writer_close(w[k]), 0);
+		frame_writer_free(w[k]);
+	}
+	a = slurp(fd[0], &alen);
+	b = slurp(fd[1], &blen);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(a, b, alen);
+	assert_int_equal(lseek(fd[1], 0, SEEK_SET), 0);
+	assert_non_null(r = frame_reader_new(fd[1], 0));
+	assert_int_equal(frame_read(r, &f), FRAME_OK);	/* header */
+	for (j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++) {
+		assert_int_equal(frame_read(r, &f), FRAME_OK);
+		assert_int_equal(f.len, sizes[j]);
+		assert_memory_equal(f.p, pay, sizes[j]);
+		assert_int_equal(frame_read(r, &f), FRAME_OK);
+		assert_int_equal(f.len, 1);
+	}
+	assert_int_equal(frame_read(r, &f), FRAME_DONE);
+	frame_reader_free(r);
+	free(a);
+	free(b);
+	free(pay);
+	close(fd[0]);
+	close(fd[1]);
+}
+
 int
 main(void)
 {
@@ -525,6 +600,7 @@ main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_hold_abort),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_writev),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
