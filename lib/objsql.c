@@ -37,6 +37,7 @@ struct objsql {
 	struct buf	 ddl;		/* its definition, as the target sees it */
 	char		 err[512];
 	int		 accounts;	/* the accounts' import role is set */
+	int		 trg_early;	/* renamed tables' triggers named early */
 };
 
 static const struct names no_names = NAMES_INIT;
@@ -489,6 +490,34 @@ ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
 	return b->err ? xfail(x, "%s", strerror(b->err)) : 0;
 }
 
+/*
+ * A table renamed within its database, whose triggers (dbsnap's
+ * "triggers" attribute: how many) will be left out when they come, at
+ * the stream's end: said now, before its rows, so that a pipeline that
+ * dies before the end does not lose the warning.  Then the triggers
+ * themselves are left out without a word (x->trg_early).
+ */
+static void
+renamed_triggers(struct objsql *x, const struct rp_object *ob)
+{
+	const char	*n = rp_kv_get(&ob->attrs, "triggers"), *to;
+	char		 msg[1024];
+
+	if (n == NULL || strcmp(n, "0") == 0 ||
+	    strcmp(to = names_table(x->n, ob->schema, ob->name),
+	    ob->name) == 0 ||
+	    strcmp(names_table_db(x->n, ob->schema, ob->name), ob->schema) != 0)
+		return;
+	snprintf(msg, sizeof(msg), "%s.%s: renamed to %s: its %s trigger%s "
+	    "will be left out (trigger names are per database; create %s "
+	    "under new names by hand)", ob->schema, ob->name, to, n,
+	    strcmp(n, "1") == 0 ? "" : "s", strcmp(n, "1") == 0 ? "it" :
+	    "them");
+	x->trg_early = 1;
+	if (x->warn != NULL)
+		x->warn(x->warn_arg, msg);
+}
+
 /* Is ob to be recreated, given --tables and --no-create? */
 static int
 wanted(struct objsql *x, const struct rp_object *ob)
@@ -500,6 +529,10 @@ wanted(struct objsql *x, const struct rp_object *ob)
 		return 0;
 	switch (ob->kind) {
 	case OBJ_TABLE:
+		if (!names_keep(x->n, ob->schema, ob->name))
+			return 0;
+		renamed_triggers(x, ob);
+		return 1;
 	case OBJ_SEQUENCE:
 	case OBJ_VIEW:
 		return names_keep(x->n, ob->schema, ob->name);
@@ -522,7 +555,7 @@ wanted(struct objsql *x, const struct rp_object *ob)
 			    "table %s left out (trigger names are per "
 			    "database; create it under a new name by hand)",
 			    ob->schema, ob->name, t);
-			if (x->warn != NULL)
+			if (x->warn != NULL && !x->trg_early)
 				x->warn(x->warn_arg, msg);
 			return 0;
 		}

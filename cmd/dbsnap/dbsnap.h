@@ -296,6 +296,7 @@ void	 select_expr_item(struct buf *, const struct col *);
 void	 database_object(struct snap *, const char *db, const char *dbcoll);
 void	 table_details(struct snap *, struct table *, const char *dbcoll);
 void	 warn_nontransactional(struct snap *);
+size_t	 table_triggers(const struct snap *, const struct table *);
 void	 discover_routines(struct snap *, const char *db, const char *dbcoll);
 void	 order_views(struct objlist *);
 

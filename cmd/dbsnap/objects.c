@@ -431,6 +431,25 @@ discover_routines(struct snap *s, const char *db, const char *dbcoll)
 		origin_event_status(s, db);
 }
 
+/* How many of the dumped triggers are on table t (the "table" attribute). */
+size_t
+table_triggers(const struct snap *s, const struct table *t)
+{
+	const struct attrs *a;
+	size_t		 i, j, n = 0;
+
+	for (i = 0; i < s->triggers.n; i++) {
+		if (strcmp(s->triggers.v[i].schema, t->schema) != 0)
+			continue;
+		a = &s->triggers.v[i].attrs;
+		for (j = 0; j < a->n; j++)
+			if (strcmp(a->key[j], "table") == 0 &&
+			    strcmp(a->val[j], t->name) == 0)
+				n++;
+	}
+	return n;
+}
+
 /*
  * Views after the views they use: a view's DDL names every view it reads
  * as `schema`.`name` (in its code, not in a literal or a comment).

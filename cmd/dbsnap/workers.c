@@ -282,7 +282,8 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 	struct object	 o;
 	size_t		 i;
 	struct table	*t;
-	char		 round[32], est[32];
+	char		 round[32], est[32], ntrg[32];
+	size_t		 n;
 
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
@@ -297,6 +298,11 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 		o.ddl_len = t->ddl_len;
 		if (t->srid != NULL)
 			attrs_add(&o.attrs, "srid", t->srid);
+		/* rows2sql --rename warns early of the triggers it drops */
+		if (!t->is_sequence && (n = table_triggers(s, t)) > 0) {
+			snprintf(ntrg, sizeof(ntrg), "%zu", n);
+			attrs_add(&o.attrs, "triggers", ntrg);
+		}
 		if (!t->is_sequence) {	/* for sqlexec --defer-indexes */
 			snprintf(est, sizeof(est), "%llu",
 			    (unsigned long long)t->rows_est);
