@@ -314,6 +314,66 @@ names_ddl_name(struct buf *b, const char *ddl, size_t len, const char *from,
 	return 0;
 }
 
+/* Characters of UTF-8 text s[0..n): the bytes that start one. */
+static size_t
+chars(const char *s, size_t n)
+{
+	size_t	 c = 0;
+
+	while (n-- > 0)
+		c += ((unsigned char)*s++ & 0xC0) != 0x80;
+	return c;
+}
+
+int
+names_fk_names(struct buf *b, const char *ddl, size_t len, const char *old,
+    const char *new, char *why, size_t whysz)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t, prev[2];
+	const char	*run = ddl;
+	char		 name[NAMES_IDENT_MAX * 4 + 1];
+	struct buf	 nn = BUF_INIT;
+	size_t		 olen = strlen(old);
+	int		 rc = 0;
+
+	prev[0].kind = prev[1].kind = SQLTOK_END;
+	sqltok_init(&l, ddl, len, 0);
+	while (rc == 0 && sqltok_next(&l, &t) != SQLTOK_END) {
+		/* CONSTRAINT `name` FOREIGN: the name is prev[0] */
+		if (sqltok_is(&t, "FOREIGN") && prev[1].kind != SQLTOK_END &&
+		    sqltok_is(&prev[1], "CONSTRAINT") && names_quoted(&prev[0]) &&
+		    sqltok_ident(&prev[0], name, sizeof(name)) >= 0) {
+			buf_reset(&nn);
+			if (strncmp(name, old, olen) == 0)
+				buf_addf(&nn, "%s%s", new, name + olen);
+			else
+				buf_addf(&nn, "%s_%s", new, name);
+			if (nn.err)
+				rc = -1;
+			else if (chars(nn.p, nn.len) > NAMES_IDENT_MAX) {
+				snprintf(why, whysz, "foreign key %s: its name "
+				    "for the renamed table, %s, is longer than "
+				    "%d characters", name, nn.p,
+				    NAMES_IDENT_MAX);
+				rc = -1;
+			} else {
+				buf_add(b, run, (size_t)(prev[0].p - run));
+				quote_ident(b, nn.p, nn.len);
+				run = prev[0].p + prev[0].len;
+			}
+		}
+		prev[1] = prev[0];
+		prev[0] = t;
+	}
+	if (nn.err)
+		*why = '\0';
+	buf_release(&nn);
+	if (rc == 0)
+		buf_add(b, run, (size_t)(ddl + len - run));
+	return rc;
+}
+
 /*
  * The source database a quoted identifier (l bytes at p) names, if it is
  * db or one that --rename-db renames; else NULL.

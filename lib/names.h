@@ -106,6 +106,19 @@ int	 names_unmatched_rename(const struct names *, struct buf *b);
 int	 names_ddl_name(struct buf *b, const char *ddl, size_t len,
 	    const char *from, const char *to, const char *ine);
 /*
+ * Append ddl (len bytes, a CREATE TABLE as SHOW CREATE TABLE writes it)
+ * to b with the names of its FOREIGN KEY constraints made those of table
+ * new, renamed from old in the same database (where constraint names are
+ * the database's, not the table's: the old ones would collide, ERROR
+ * 1005 errno 121): a name that starts with old (InnoDB's `old_ibfk_1`)
+ * gets new in its place, any other "new_" before it.  0; or -1 with
+ * nothing appended and why set, when a name would be longer than
+ * NAMES_IDENT_MAX characters, or out of memory (why "").
+ */
+#define NAMES_IDENT_MAX	64
+int	 names_fk_names(struct buf *b, const char *ddl, size_t len,
+	    const char *old, const char *new, char *why, size_t whysz);
+/*
  * Append s (len bytes, a view, routine, trigger or event text of
  * database db) to b with its qualified references `db`. and
  * `db`.`table` renamed by --rename-db and --rename (a moved table's

@@ -438,6 +438,34 @@ objsql_strip_definer(struct buf *b, const struct rp_object *ob)
 		buf_add(b, ob->ddl, ob->ddl_len);
 }
 
+/* Is table ob renamed (--rename) into the database it goes to anyway? */
+static int
+renamed_in_place(struct objsql *x, const struct rp_object *ob)
+{
+	return strcmp(names_table(x->n, ob->schema, ob->name), ob->name) != 0 &&
+	    strcmp(names_table_db(x->n, ob->schema, ob->name),
+	    names_db(x->n, ob->schema)) == 0;
+}
+
+/* Its FOREIGN KEY names made the renamed table's, in r (names.h). */
+static int
+fk_names(struct objsql *x, const struct rp_object *ob, struct buf *r)
+{
+	struct buf	 k = BUF_INIT;
+	char		 why[300];
+
+	if (names_fk_names(&k, r->p, r->len, ob->name, names_table(x->n,
+	    ob->schema, ob->name), why, sizeof(why)) == -1) {
+		buf_release(&k);
+		return *why != '\0' ? xfail(x, "%s.%s: --rename: %s",
+		    ob->schema, ob->name, why) : xfail(x, "%s",
+		    strerror(ENOMEM));
+	}
+	buf_release(r);
+	*r = k;
+	return 0;
+}
+
 /* The DDL of ob as the target should see it, into b: renames, definer. */
 static int
 ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
@@ -467,6 +495,16 @@ ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
 			buf_release(&t);
 			return xfail(x, "%s.%s: no name in its DDL", db,
 			    ob->name);
+		}
+		/*
+		 * Renamed in its own database: its foreign keys' names are
+		 * the database's and would collide with the original's.
+		 */
+		if (ob->kind == OBJ_TABLE && renamed_in_place(x, ob) &&
+		    fk_names(x, ob, &r) == -1) {
+			buf_release(&r);
+			buf_release(&t);
+			return -1;
 		}
 		/*
 		 * A table names other objects qualified: DEFAULT
