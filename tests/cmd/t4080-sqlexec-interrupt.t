@@ -125,7 +125,16 @@ mkfifo in
 exec 3<>in
 sqlexec $C <in 2>err &
 pid=$!
-sleep 0.5
+# SIGINT is sqlexec's (blocked for its watcher, or caught) before it is
+# sent: a sleep here lost the race on a loaded machine (issue 25)
+int_taken() {
+	for m in $(sed -n 's/^Sig\(Blk\|Cgt\):[[:space:]]*//p' /proc/$pid/status); do
+		[ $((0x$m & 2)) -eq 0 ] || return 0
+	done
+	return 1
+}
+wait_for int_taken
+ok $? "silent input: sqlexec takes SIGINT"
 kill -INT $pid
 ended_within 2 $pid
 ok $? "silent input: ended within 2 s of SIGINT"
