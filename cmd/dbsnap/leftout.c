@@ -74,7 +74,8 @@ count_accounts(struct snap *s)
 	MYSQL_RES	*r;
 	MYSQL_ROW	 row;
 	static const char q[] = "SELECT SUM(is_role <> 'Y'), SUM(is_role = "
-	    "'Y') FROM mysql.user";
+	    "'Y') FROM mysql.user WHERE NOT (is_role = 'Y' AND User = "
+	    "'PUBLIC')";
 
 	if (mysql_real_query(s->conns[0], q, sizeof(q) - 1) != 0 ||
 	    (r = mysql_store_result(s->conns[0])) == NULL)

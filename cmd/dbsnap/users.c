@@ -237,7 +237,9 @@ discover_users(struct snap *s)
 	}
 	mysql_free_result(r);
 	for (i = 0; i < n; i++)
-		if (v[i].host == NULL)
+		if (v[i].host == NULL && strcmp(v[i].user, "PUBLIC") == 0)
+			;	/* MariaDB 10.11's PUBLIC: grants, no CREATE ROLE */
+		else if (v[i].host == NULL)
 			role_object(s, &v[i]);
 		else if (user_object(s, &v[i]) == -1)
 			v[i].done = -1;		/* not loaded: no grants */
