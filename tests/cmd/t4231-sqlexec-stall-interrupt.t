@@ -27,8 +27,8 @@ atleast() { [ "$(nrows)" -ge "$1" ]; }
 gone() { ! kill -0 "$1" 2>/dev/null; }
 sql -e "DROP DATABASE IF EXISTS t4231_ck; CREATE DATABASE t4231_ck"
 
-# start: a proxy, and sqlexec through it with --checkpoint; once 600 rows
-# are committed, stall the proxy.
+# start: a proxy, and sqlexec through it with --checkpoint (or $CKOPT if
+# set); once 600 rows are committed, stall the proxy.
 start() {
 	rm -f pport
 	sql -e "DROP DATABASE IF EXISTS t4231; DELETE FROM $CK" 2>/dev/null
@@ -36,7 +36,7 @@ start() {
 	proxy=$!
 	wait_for test -s pport
 	sqlexec --no-defaults -uroot -h 127.0.0.1 -P "$(cat pport)" -j 2 \
-	    --commit-every 100 --checkpoint $CK <in.rp 2>err &
+	    --commit-every 100 ${CKOPT-"--checkpoint=$CK"} <in.rp 2>err &
 	pid=$!
 	wait_for atleast 600
 	ok $? "$1: 600 rows committed through the proxy"
@@ -67,6 +67,42 @@ for sig in TERM INT; do
 	    "SIG$sig: the resume point"
 	finish "SIG$sig"
 done
+
+# Without --checkpoint: the resume point printed, or, when a COMMIT was
+# on its way as the network stalled, the in-doubt line of engine's
+# (resume.c): statement B inserts id B - 4, so the target says which of
+# its two points to take.
+CKOPT= start "SIGTERM, --skip-to"
+kill -TERM $pid
+wait_for gone $pid
+ok $? "SIGTERM, --skip-to: sqlexec ends (deadline 30 s)"
+gone $pid || { kill -9 $pid; sleep 1; }
+wait $pid
+is $? 1 "SIGTERM, --skip-to: exit 1"
+kill $proxy
+wait $proxy
+last=$(tail -1 err)
+tok=$(printf '%s\n' "$last" | sed -n 's/^sqlexec: statements 1-[0-9]* are committed; resume with --skip-to \([^ ]*\)$/\1/p')
+b=$(printf '%s\n' "$last" | sed -n 's/^sqlexec: statements [0-9]*-\([0-9]*\): its COMMIT got no answer .*/\1/p')
+if [ -n "$b" ]; then
+	diag "in doubt: $last"
+	if [ "$(sql -e "SELECT COUNT(*) FROM t4231.t WHERE id = $b - 4")" -gt 0 ]; then
+		tok=$(printf '%s\n' "$last" | sed -n 's/.*if the target holds its rows, resume with --skip-to \([^;]*\);.*/\1/p')
+	else
+		tok=$(printf '%s\n' "$last" | sed -n 's/.*; if not, with --skip-to \([^ ]*\) .*/\1/p')
+	fi
+fi
+like "$tok" '^[0-9]+:[0-9a-f]{16}$' "SIGTERM, --skip-to: a resume point ($tok)"
+sqlexec $C -j 2 --commit-every 100 --skip-to "${tok:-0}" <in.rp 2>err2
+is $? 0 "SIGTERM, --skip-to: resume exits 0"
+[ -s err2 ] && sed -n '1,5s/^/# /p' err2
+# TODO until engine's in-doubt line is on main: before it, the point
+# printed lies behind a COMMIT the server did (4 rows twice, seen here)
+got=$(rows)
+T_N=$((T_N + 1))
+if [ "$got" = "$want" ]; then r=ok; else r="not ok"; fi
+echo "$r $T_N - SIGTERM, --skip-to: every row exactly once # TODO a COMMIT that got no answer is in doubt, not committed (issue 23, engine)"
+[ "$r" = ok ] || printf '#   got: %s\n#  want: %s\n' "$got" "$want"
 
 # Two signals: the second ends sqlexec at once, by the signal.
 # (two signals pending at once are one: the second is sent once the
