@@ -19,13 +19,17 @@
  * (packets dropped, sockets open: no read on the workers' connections
  * would ever return, and they have no read timeout, which would fire on
  * a healthy ALTER that sends nothing for minutes).  The killer's
- * connection has a deadline for connecting and for each KILL
- * (KILL_TIMEOUT_S); when it cannot reach the server, or when the run
- * still has not ended SHUT_AFTER_MS after the signal, the watcher shuts
- * the workers' sockets down (shutdown(2)), and each blocked call fails at
- * once with "Lost connection" (2013).  The watcher itself never waits on
- * the server, so a second signal is always taken, and ends the process
- * at once with the signal's default effect.
+ * connection has a deadline for connecting and for each query
+ * (KILL_TIMEOUT_S).  When it cannot reach the server, the watcher shuts
+ * every worker's socket down (shutdown(2)), and each blocked call fails
+ * at once with "Lost connection" (2013).  When the server answers but
+ * the run still has not ended SHUT_AFTER_MS after the signal, the killer
+ * shuts down the sockets of the connections the server is done with
+ * (PROCESSLIST says Sleep, or they are gone): their answers are lost on
+ * the way.  One whose statement still runs there (a long ROLLBACK) is
+ * left to end; SHUT_ALL_MS after the signal the watcher shuts all.  The
+ * watcher itself never waits on the server, so a second signal is always
+ * taken, and ends the process at once with the signal's default effect.
  */
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -46,6 +50,8 @@
 #define KILL_AGAIN_MS	200
 #define KILL_TIMEOUT_S	5	/* connect, and each KILL, on the killer's */
 #define SHUT_AFTER_MS	10000	/* from the first signal to shutdown(2) */
+/* the watcher's own deadline, should the killer hang past its own */
+#define SHUT_ALL_MS	(SHUT_AFTER_MS + 3 * KILL_TIMEOUT_S * 1000)
 
 struct sx_intr {
 	pthread_t	 th, kth;	/* the watcher, the killer */
@@ -58,6 +64,7 @@ struct sx_intr {
 	int		 sig;		/* the first signal, 0 before */
 	int		 kquit;		/* under x->mu: the killer ends */
 	int		*fds;		/* the workers' sockets, -1: none */
+	char		*idle_shut;	/* the killer shut fds[c] down */
 	int		 nfds;
 	int		 shut;		/* the sockets are shut down */
 };
@@ -155,6 +162,57 @@ kill_busy(struct sx *x, MYSQL **kp)
 	return rc;
 }
 
+/*
+ * The server answers, yet the run goes on: shut down the sockets of the
+ * connections that the server has done with (Sleep, or gone) while they
+ * still wait, since their answers are lost on the way (a network that
+ * stalls old connections and lets new ones through).  A connection whose
+ * statement still runs on the server (a long ROLLBACK, a COMMIT) is left
+ * to end.  0, or -1 if the server did not answer the query.
+ */
+static int
+shut_idle(struct sx *x, MYSQL *k)
+{
+	struct sx_intr	*in = x->intr;
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	char		 e[512];
+	int		 c, live;
+
+	buf_adds(&q, "SELECT ID FROM information_schema.PROCESSLIST WHERE "
+	    "COMMAND <> 'Sleep' AND ID IN (0");
+	for (c = 0; c < in->nfds; c++)
+		buf_addf(&q, ",%lu", x->conn_id[c]);
+	buf_adds(&q, ")");
+	if (q.err || mysql_real_query(k, q.p, q.len) != 0 ||
+	    (r = mysql_store_result(k)) == NULL) {
+		if (!q.err)
+			sx_report(x, "interrupted: %s",
+			    conn_strerror(k, e, sizeof(e)));
+		buf_release(&q);
+		return q.err ? 0 : -1;
+	}
+	buf_release(&q);
+	for (c = 0; c < in->nfds; c++) {
+		live = 0;
+		mysql_data_seek(r, 0);
+		while ((row = mysql_fetch_row(r)) != NULL)
+			if (row[0] != NULL &&
+			    strtoul(row[0], NULL, 10) == x->conn_id[c])
+				live = 1;
+		if (!live && in->fds[c] != -1 && !in->idle_shut[c]) {
+			in->idle_shut[c] = 1;
+			sx_report(x, "interrupted: connection %d: the server is "
+			    "done with it, but its answer does not arrive: "
+			    "closing it", c + 1);
+			(void)shutdown(in->fds[c], SHUT_RDWR);
+		}
+	}
+	mysql_free_result(r);
+	return 0;
+}
+
 /* The killer: KILL QUERY until no connection is busy or it is told to end. */
 static void *
 killer(void *arg)
@@ -162,10 +220,12 @@ killer(void *arg)
 	struct sx	*x = arg;
 	struct sx_intr	*in = x->intr;
 	MYSQL		*k = NULL;
+	long long	 idle_at = now_ms() + SHUT_AFTER_MS;
 	int		 n, quit;
 
 	for (;;) {
-		if ((n = kill_busy(x, &k)) == -1) {
+		if ((n = kill_busy(x, &k)) == -1 ||
+		    (k != NULL && now_ms() >= idle_at && shut_idle(x, k) == -1)) {
 			(void)write(in->unreach[1], "", 1);
 			break;
 		}
@@ -250,7 +310,7 @@ watcher(void *arg)
 				pthread_sigmask(SIG_UNBLOCK, &in->set, NULL);
 				raise(si.ssi_signo);
 			}
-			deadline = now_ms() + SHUT_AFTER_MS;
+			deadline = now_ms() + SHUT_ALL_MS;
 			first_signal(x, si.ssi_signo);
 		}
 		if (pfd[2].revents != 0 && read(in->unreach[0], &c, 1) == 1)
@@ -283,7 +343,9 @@ sx_intr_start(struct sx *x)
 	in->sfd = in->wake[0] = in->wake[1] = in->quit[0] = in->quit[1] = -1;
 	in->unreach[0] = in->unreach[1] = -1;
 	if ((in->fds = calloc(x->nconn > 0 ? x->nconn : 1,
-	    sizeof(*in->fds))) == NULL) {
+	    sizeof(*in->fds))) == NULL ||
+	    (in->idle_shut = calloc(x->nconn > 0 ? x->nconn : 1, 1)) == NULL) {
+		free(in->fds);
 		free(in);
 		return -1;
 	}
@@ -295,6 +357,7 @@ sx_intr_start(struct sx *x)
 	sigaddset(&in->set, SIGTERM);
 	if ((e = pthread_sigmask(SIG_BLOCK, &in->set, &in->old)) != 0) {
 		free(in->fds);
+		free(in->idle_shut);
 		free(in);
 		errno = e;
 		return -1;
@@ -320,6 +383,7 @@ fail:
 	close_pair(in->unreach);
 	pthread_sigmask(SIG_SETMASK, &in->old, NULL);
 	free(in->fds);
+	free(in->idle_shut);
 	free(in);
 	errno = e;
 	return -1;
@@ -346,6 +410,7 @@ sx_intr_stop(struct sx *x)
 	close_pair(in->quit);
 	close_pair(in->unreach);
 	free(in->fds);
+	free(in->idle_shut);
 	/* A signal that came after the watcher: its default effect now. */
 	pthread_sigmask(SIG_SETMASK, &in->old, NULL);
 	free(in);

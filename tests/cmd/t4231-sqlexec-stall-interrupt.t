@@ -40,7 +40,7 @@ start() {
 	pid=$!
 	wait_for atleast 600
 	ok $? "$1: 600 rows committed through the proxy"
-	kill -USR1 $proxy
+	kill -${STALL:-USR1} $proxy
 }
 # finish: after the run ended, resume as printed (on the socket) and
 # check every row is there once.
@@ -67,6 +67,22 @@ for sig in TERM INT; do
 	    "SIG$sig: the resume point"
 	finish "SIG$sig"
 done
+
+# Only the open connections stall (SIGHUP), the server is reachable: the
+# killer's connection finds the workers' server threads idle while they
+# still wait, and closes them, 10 s after the signal.
+STALL=HUP start "old connections stalled"
+kill -TERM $pid
+wait_for gone $pid
+ok $? "old connections stalled, SIGTERM: sqlexec ends (deadline 30 s)"
+gone $pid || { kill -9 $pid; sleep 1; }
+wait $pid
+is $? 1 "old connections stalled, SIGTERM: exit 1"
+like "$(cat err)" "interrupted: connection [12]: the server is done with it, but its answer does not arrive: closing it" \
+    "old connections stalled: the stalled connections are named and closed"
+like "$(tail -1 err)" "^sqlexec: statements 1-[0-9]+ are committed; resume with --resume \\(checkpoint $CK records it\\)$" \
+    "old connections stalled: the resume point"
+finish "old connections stalled"
 
 # Without --checkpoint: the resume point printed, or, when a COMMIT was
 # on its way as the network stalled, the in-doubt line of engine's

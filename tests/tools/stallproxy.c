@@ -12,8 +12,10 @@
  * neither data nor an end (the kernel still acknowledges what fits in
  * its buffers, as a network that drops packets past a healthy first hop
  * would not; keepalive therefore cannot end a stalled connection here).
- * SIGUSR2 forwards again.  SIGTERM or SIGINT closes everything and
- * exits 0.  Exit 1 on a set-up error, 2 on a usage error.
+ * SIGHUP stalls only the connections open now, and goes on accepting
+ * and forwarding new ones (a path that lost its old connections).
+ * SIGUSR2 forwards everything again.  SIGTERM or SIGINT closes
+ * everything and exits 0.  Exit 1 on a set-up error, 2 on a usage error.
  */
 #include <sys/socket.h>
 #include <sys/signalfd.h>
@@ -48,6 +50,7 @@ struct half {
 struct pair {
 	struct half	 h[2];	/* client to server, server to client */
 	int		 used;
+	int		 stalled;	/* SIGHUP: this one forwards nothing */
 };
 
 static struct pair	 pairs[MAXPAIRS];
@@ -191,6 +194,7 @@ main(int argc, char *argv[])
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1 ||
@@ -212,7 +216,7 @@ main(int argc, char *argv[])
 
 			*a = (struct pollfd){ .fd = -1 };
 			*b = (struct pollfd){ .fd = -1 };
-			if (!p->used || stalled)
+			if (!p->used || stalled || p->stalled)
 				continue;
 			a->fd = p->h[0].src;
 			b->fd = p->h[1].src;
@@ -235,8 +239,12 @@ main(int argc, char *argv[])
 				continue;
 			if (si.ssi_signo == SIGUSR1)
 				stalled = 1;
+			else if (si.ssi_signo == SIGHUP)
+				for (i = 0; i < MAXPAIRS; i++)
+					pairs[i].stalled = pairs[i].used;
 			else if (si.ssi_signo == SIGUSR2)
-				stalled = 0;
+				for (stalled = i = 0; i < MAXPAIRS; i++)
+					pairs[i].stalled = 0;
 			else
 				break;
 			continue;
