@@ -17,6 +17,7 @@
 #include <sys/uio.h>
 
 #include "frame.h"
+#include "sqltrailer.h"
 
 /* A file holding bytes, positioned at 0; closed by the caller. */
 static int
@@ -501,6 +502,76 @@ test_hold_abort(void **state)
 	close(fd);
 }
 
+/*
+ * A producer that fails before its header: an empty header, then the
+ * abort, read with its reason.  And the vocabulary: a phrase for each
+ * reason, an unknown one read as "failed", a resume only after a cut.
+ */
+static void
+test_abort_unstarted(void **state)
+{
+	struct frame_writer	*w;
+	struct frame_reader	*r;
+	struct frame		 f;
+	const char		*msg;
+	int			 fd;
+
+	fd = fd_with(NULL, 0);
+	assert_non_null(w = frame_writer_new(fd));
+	assert_int_equal(frame_writer_abort(w, FRAME_ABORT_FAILED,
+	    "unit: no server"), 0);
+	frame_writer_free(w);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_non_null(r = frame_reader_new(fd, 0));
+	assert_int_equal(frame_read(r, &f), FRAME_OK);
+	assert_int_equal(f.type, FT_HEADER);
+	assert_int_equal(frame_read(r, &f), FRAME_ERR);
+	assert_int_equal(frame_reader_aborted(r, &msg), FRAME_ABORT_FAILED);
+	assert_string_equal(msg, "unit: no server");
+	frame_reader_free(r);
+	close(fd);
+	assert_string_equal(frame_abort_phrase(FRAME_ABORT_DAMAGED), "damaged");
+	assert_string_equal(frame_abort_phrase(FRAME_ABORT_FAILED),
+	    "the producer failed, the input is good");
+	assert_string_equal(frame_abort_phrase(99), frame_abort_phrase(
+	    FRAME_ABORT_FAILED));
+	assert_string_equal(frame_abort_phrase(FRAME_ABORT_CUT), "cut");
+	assert_string_equal(frame_abort_phrase(FRAME_ABORT_NOSPLIT),
+	    "cannot split");
+	assert_true(frame_abort_resumable(FRAME_ABORT_CUT));
+	assert_false(frame_abort_resumable(FRAME_ABORT_FAILED));
+	assert_false(frame_abort_resumable(FRAME_ABORT_DAMAGED));
+}
+
+/* rows2sql's abort line: its xxh3 makes a changed byte a damaged line. */
+static void
+test_abort_line(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*m;
+	size_t		 ml, i;
+
+	sqltrailer_abort_format(&b, FRAME_ABORT_FAILED, "rows2sql: x", 11);
+	assert_non_null(b.p);
+	assert_int_equal(b.p[b.len - 1], '\n');
+	assert_int_equal(sqltrailer_abort_parse(b.p, b.len - 1, &m, &ml),
+	    FRAME_ABORT_FAILED);
+	assert_int_equal(ml, 11);
+	assert_memory_equal(m, "rows2sql: x", 11);
+	for (i = SQLTRAILER_ABORT_LEN; i < b.len - 1; i++) {
+		b.p[i] ^= 0x01;
+		assert_int_equal(sqltrailer_abort_parse(b.p, b.len - 1, &m,
+		    &ml), -1);
+		b.p[i] ^= 0x01;
+	}
+	/* an older rows2sql's line: no xxh3, reasons 1 and 2 only */
+	assert_int_equal(sqltrailer_abort_parse(SQLTRAILER_ABORT "2 old msg",
+	    SQLTRAILER_ABORT_LEN + 9, &m, &ml), 2);
+	assert_int_equal(sqltrailer_abort_parse(SQLTRAILER_ABORT "3 old msg",
+	    SQLTRAILER_ABORT_LEN + 9, &m, &ml), -1);
+	buf_release(&b);
+}
+
 static void
 test_kinds(void **state)
 {
@@ -599,6 +670,8 @@ main(void)
 		cmocka_unit_test(test_writer_error),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_hold_abort),
+		cmocka_unit_test(test_abort_unstarted),
+		cmocka_unit_test(test_abort_line),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_writev),
 	};
