@@ -90,6 +90,8 @@ field_kind(const MYSQL_FIELD *f)
 
 /* Room a fixed-width or temporal value's text takes: varint, pad, text. */
 #define TEXT_ROOM	(2 + 255 + TIMEFMT_MAX + NUMFMT_MAX)
+/* A string up to this long is copied into the room the row reserved. */
+#define STR_ROOM	256
 
 int
 binrow_setup(struct binrow *br, const MYSQL_FIELD *f, unsigned n)
@@ -116,8 +118,8 @@ binrow_setup(struct binrow *br, const MYSQL_FIELD *f, unsigned n)
 			return -1;
 		}
 		br->cols[i].kind = (unsigned char)k;
-		/* A string's varint and its copy's overshoot (row_decode). */
-		br->room += k == BK_STR ? 10 + 16 : TEXT_ROOM;
+		/* A string's varint, a short one and its copy's overshoot. */
+		br->room += k == BK_STR ? 10 + STR_ROOM + 16 : TEXT_ROOM;
 		br->cols[i].dec = (unsigned char)(f[i].decimals > 6 ? 6 :
 		    f[i].decimals);
 		/* ZEROFILL (and YEAR): padded to the display width. */
@@ -266,10 +268,12 @@ row_bad(struct binrow *br, unsigned col, const char *why)
  * One binary-protocol row packet (row, len bytes: the 0x00 header, the
  * NULL bitmap with its 2-bit offset, the values) appended to br->out as
  * the val fields of rowpipe-stream(5).  The batch grows once per row, by
- * the packet's length and each column's longest text, so that each value
- * is written in place without a check of room.  Every value's length is
- * checked against what is left of the packet, and the values must end
- * where the packet does.
+ * each column's longest text (a string's up to STR_ROOM), so that each
+ * value is written in place without a check of room; only a longer
+ * string checks.  A string of BINROW_HOLE_MIN bytes or more stays in
+ * the packet (a hole of the batch, see struct binrow).  Every value's
+ * length is checked against what is left of the packet, and the values
+ * must end where the packet does.
  */
 static int
 row_decode(struct binrow *br, const unsigned char *row, size_t len)
@@ -285,8 +289,8 @@ row_decode(struct binrow *br, const unsigned char *row, size_t len)
 	if (len < 1 + (size_t)(n + 9) / 8 || row[0] != 0)
 		return row_bad(br, 0, "malformed row");
 	p = row + 1 + (n + 9) / 8;
-	if (b->err || (b->cap - b->len <= len + br->room &&
-	    buf_grow(b, len + br->room + 1) == -1))
+	if (b->err || (b->cap - b->len <= br->room &&
+	    buf_grow(b, br->room + 1) == -1))
 		return row_bad(br, 0, "out of memory");
 	o0 = b->p;
 	o = o0 + b->len;
@@ -333,6 +337,26 @@ row_decode(struct binrow *br, const unsigned char *row, size_t len)
 					*o++ = (char)(u + 1);
 				else
 					o = put_len(o, u);
+				if (u >= BINROW_HOLE_MIN &&
+				    br->nholes < BINROW_HOLES) {
+					/* Left where it is: see binrow.hole. */
+					br->hole[br->nholes].at = (size_t)(o - o0);
+					br->hole[br->nholes].p = p;
+					br->hole[br->nholes++].len = (size_t)u;
+					br->hole_bytes += (size_t)u;
+					br->off[i] = (size_t)-2;
+					br->len[i] = (size_t)u;
+					p += u;
+					continue;
+				}
+				if (u > STR_ROOM && (size_t)(o0 + b->cap - o) <=
+				    u + br->room) {
+					b->len = (size_t)(o - o0);
+					if (buf_grow(b, u + br->room) == -1)
+						return row_bad(br, i, "out of memory");
+					o0 = b->p;
+					o = o0 + b->len;
+				}
 				/* A short value: one fixed-size copy. */
 				if (u <= 16 && end - p >= 16)
 					memcpy(o, p, 16);

@@ -234,6 +234,10 @@ struct snap {
 };
 
 /* A binary-protocol row decoder (binrow.c); zeroed is empty. */
+/* A value this long is written from Connector/C's buffer (binrow.hole). */
+#define BINROW_HOLE_MIN	((size_t)256 << 10)
+#define BINROW_HOLES	16	/* per batch; more are copied */
+
 struct bincol {
 	unsigned char	 kind;		/* how the value is sent */
 	unsigned char	 dec;		/* fraction digits of temporals */
@@ -245,7 +249,21 @@ struct binrow {
 	struct bincol	*cols;
 	size_t		*off, *len;	/* each column's text in out (off -1: NULL) */
 	unsigned	 ncols, cap;
-	size_t		 room;		/* batch room a row needs past its length */
+	size_t		 room;		/* batch room a row needs */
+	/*
+	 * Large string values of the rows in the batch that were not
+	 * copied: each belongs at byte at of the batch (after its varint)
+	 * and is at p, in Connector/C's packet buffer, valid until the
+	 * next fetch: the batch must be written before it (emit_holes).
+	 * Their columns' off is -2 (a key is never this long).
+	 */
+	struct {
+		size_t		 at;
+		const unsigned char *p;
+		size_t		 len;
+	}		 hole[BINROW_HOLES];
+	unsigned	 nholes;
+	size_t		 hole_bytes;
 	const char	*err;		/* the row's first problem, or NULL */
 	unsigned	 errcol;
 	const void	*magic;		/* binrow_attach() was here */
@@ -268,6 +286,7 @@ int	 binrow_setup(struct binrow *, const MYSQL_FIELD *, unsigned);
 void	 binrow_install(MYSQL *);
 void	 binrow_uninstall(MYSQL *);
 int	 binrow_attach(MYSQL_STMT *, struct binrow *);
+
 
 /* catalog.c */
 void	 discover_tables(struct snap *);

@@ -12,6 +12,8 @@
  * that runs ahead spools its frames (in memory up to SPOOL_MEM_MAX, then
  * in an unlinked temporary file) until it becomes the head.
  */
+#include <sys/uio.h>
+
 #include <err.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -64,12 +66,16 @@ is_head(struct table *t, size_t ci)
  * Take n bytes of spool memory for chunk ci of t, waiting while it is
  * full: 1 when taken, 0 once the chunk is the head (it writes out, no
  * memory needed), -1 for the spool file (n exceeds all of the memory, or
- * the chunk's spool is in the file already).  No deadlock: the head
- * chunk of every table never waits, and each wait ends when a spool is
- * replayed or the write position moves (both broadcast).
+ * the chunk's spool is in the file already).  A batch with large values
+ * in Connector/C's buffer (big) that exceeds all of the memory waits for
+ * the head instead: written from that buffer, it is never copied.  No
+ * deadlock: the head chunk of every table never waits, and each wait
+ * ends when a spool is replayed or the write position moves (both
+ * broadcast).
  */
 static int
-spool_mem_take(struct snap *s, struct table *t, size_t ci, size_t n)
+spool_mem_take(struct snap *s, struct table *t, size_t ci, size_t n,
+    int big)
 {
 	size_t	 max = (size_t)s->o->jobs * SPOOL_MEM_MAX;
 	int	 r;
@@ -80,11 +86,11 @@ spool_mem_take(struct snap *s, struct table *t, size_t ci, size_t n)
 			r = 0;
 			break;
 		}
-		if (n > max || t->chunks[ci].spool.f != NULL) {
+		if ((n > max && !big) || t->chunks[ci].spool.f != NULL) {
 			r = -1;
 			break;
 		}
-		if (spool_mem_used + n <= max) {
+		if (n <= max && spool_mem_used + n <= max) {
 			spool_mem_used += n;
 			r = 1;
 			break;
@@ -158,6 +164,15 @@ out_frame(struct snap *s, int type, const void *p, size_t len)
 {
 	pthread_mutex_lock(&s->out_mu);
 	if (frame_write(s->fw, type, 0, p, len) == -1)
+		write_failed(s);
+	pthread_mutex_unlock(&s->out_mu);
+}
+
+static void
+out_framev(struct snap *s, int type, const struct iovec *v, int n)
+{
+	pthread_mutex_lock(&s->out_mu);
+	if (frame_writev(s->fw, type, 0, v, n) == -1)
 		write_failed(s);
 	pthread_mutex_unlock(&s->out_mu);
 }
@@ -320,18 +335,32 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 
 /*
  * Spool: the batches themselves in memory (mem: the memory is taken
- * already; the worker goes on with a new batch, nothing is copied), or
- * records of u32 length + FT_ROWS payload in the spool file.
+ * already; the worker goes on with a new batch, nothing is copied but
+ * the large values of a batch with holes), or records of u32 length +
+ * FT_ROWS payload in the spool file.  The payload is v[0..nv-1], the
+ * pieces of batch (batch_iov).
  */
 static void
-spool_add(struct snap *s, struct spool *sp, struct buf *batch, int mem)
+spool_add(struct snap *s, struct spool *sp, struct buf *batch,
+    const struct iovec *v, int nv, int mem)
 {
-	uint32_t	 n = (uint32_t)batch->len;
+	struct buf	 whole = BUF_INIT;
+	uint32_t	 n = 0;
 	const char	*dir;
 	char		*q;
 	char		 path[4096];
-	int		 fd;
+	int		 fd, i;
 
+	for (i = 0; i < nv; i++)
+		n += (uint32_t)v[i].iov_len;
+	if (mem && nv > 1) {
+		/* Large values in Connector/C's buffer: copied in here. */
+		if (buf_grow(&whole, n) == -1)
+			die(s, "out of memory");
+		for (i = 0; i < nv; i++)
+			buf_put(&whole, v[i].iov_base, v[i].iov_len);
+		batch = &whole;
+	}
 	if (mem) {
 		/* Its memory as used (glibc: mremap, no copy). */
 		if ((q = realloc(batch->p, batch->len + 1)) != NULL) {
@@ -359,9 +388,12 @@ spool_add(struct snap *s, struct spool *sp, struct buf *batch, int mem)
 		if ((sp->f = fdopen(fd, "w+")) == NULL)
 			die(s, "spool file: %s", strerror(errno));
 	}
-	if (fwrite(&n, 4, 1, sp->f) != 1 ||
-	    fwrite(batch->p, 1, batch->len, sp->f) != batch->len)
+	if (fwrite(&n, 4, 1, sp->f) != 1)
 		die(s, "spool file: %s", strerror(errno));
+	for (i = 0; i < nv; i++)
+		if (fwrite(v[i].iov_base, 1, v[i].iov_len, sp->f) !=
+		    v[i].iov_len)
+			die(s, "spool file: %s", strerror(errno));
 }
 
 /* Write a spool's frames out, in order, and empty it. */
@@ -415,29 +447,61 @@ batch_reset(struct worker *w, struct table *t)
 	(void)buf_grow(&w->batch, BATCH_BYTES + 4096);
 }
 
-/* Seal the batch as an FT_ROWS payload and write it or spool it. */
+/* The batch's payload in pieces: its bytes around the holes (binrow). */
+static int
+batch_iov(struct worker *w, struct iovec *v)
+{
+	struct binrow	*br = &w->br;
+	size_t		 at = 0;
+	unsigned	 i;
+	int		 n = 0;
+
+	for (i = 0; i < br->nholes; i++) {
+		v[n].iov_base = w->batch.p + at;
+		v[n++].iov_len = br->hole[i].at - at;
+		v[n].iov_base = (void *)br->hole[i].p;
+		v[n++].iov_len = br->hole[i].len;
+		at = br->hole[i].at;
+	}
+	v[n].iov_base = w->batch.p + at;
+	v[n++].iov_len = w->batch.len - at;
+	return n;
+}
+
+/*
+ * Seal the batch as an FT_ROWS payload and write it or spool it.  Called
+ * before the next fetch when the batch has holes: their bytes are in
+ * Connector/C's buffer until then.
+ */
 static void
 emit(struct worker *w, struct table *t, size_t ci)
 {
 	struct snap	*s = w->s;
-	int		 mem;
+	struct iovec	 v[2 * BINROW_HOLES + 1];
+	size_t		 len;
+	int		 mem, nv;
 
 	if (w->batch_rows == 0)
 		return;
 	if (w->batch.err)
 		die(s, "out of memory");
 	enc_rows_patch(&w->batch, w->at, (uint32_t)w->batch_rows);
+	nv = batch_iov(w, v);
+	len = w->batch.len + w->br.hole_bytes;
 
 	/* Only this chunk moves the write position past itself. */
-	mem = is_head(t, ci) ? 0 : spool_mem_take(s, t, ci, w->batch.len + 1);
-	progress_add(s->prog, 0, w->batch_rows, w->batch.len);
+	mem = is_head(t, ci) ? 0 : spool_mem_take(s, t, ci, len + 1,
+	    w->br.nholes > 0);
+	progress_add(s->prog, 0, w->batch_rows, len);
 	if (mem == 0) {
 		if (t->chunks[ci].spool.nmem > 0 ||
 		    t->chunks[ci].spool.f != NULL)
 			spool_replay(s, &t->chunks[ci].spool);
-		out_frame(s, FT_ROWS, w->batch.p, w->batch.len);
+		out_framev(s, FT_ROWS, v, nv);
 	} else
-		spool_add(s, &t->chunks[ci].spool, &w->batch, mem == 1);
+		spool_add(s, &t->chunks[ci].spool, &w->batch, v, nv, mem == 1);
+	w->br.nholes = 0;
+	w->br.hole_bytes = 0;
 	batch_reset(w, t);
 }
 
@@ -657,7 +721,8 @@ read_rows(struct worker *w, struct table *t, size_t ci, size_t no)
 		rows++;
 		if (keyset)
 			keep_keys(w, t);
-		if (w->batch.len >= BATCH_BYTES || w->batch_rows == UINT32_MAX)
+		if (w->batch.len >= BATCH_BYTES || w->br.nholes > 0 ||
+		    w->batch_rows == UINT32_MAX)
 			emit(w, t, ci);
 	}
 	/* Not MYSQL_DATA_TRUNCATED: nothing is bound. */
