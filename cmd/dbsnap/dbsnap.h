@@ -287,6 +287,14 @@ void	 binrow_install(MYSQL *);
 void	 binrow_uninstall(MYSQL *);
 int	 binrow_attach(MYSQL_STMT *, struct binrow *);
 
+/*
+ * netread.c: netread_install(m) has m's reads from the server take what
+ * the socket holds, up to 256 KiB, in one recv(2) (not for TLS); before
+ * threads use m.  netread_uninstall(m) restores Connector/C's reads once
+ * no reply is partly read.
+ */
+void	 netread_install(MYSQL *);
+void	 netread_uninstall(MYSQL *);
 
 /* catalog.c */
 void	 discover_tables(struct snap *);

@@ -823,8 +823,10 @@ run_workers(struct snap *s)
 	progress_total(s->prog, ntab, rows, bytes);
 
 	w = xcalloc(s->o->jobs, sizeof(*w));
-	for (i = 0; i < s->o->jobs; i++)
+	for (i = 0; i < s->o->jobs; i++) {
 		binrow_install(s->conns[i]);
+		netread_install(s->conns[i]);
+	}
 	for (i = 0; i < s->o->jobs; i++) {
 		w[i].s = s;
 		w[i].m = s->conns[i];
@@ -833,8 +835,10 @@ run_workers(struct snap *s)
 	}
 	for (i = 0; i < s->o->jobs; i++)
 		pthread_join(w[i].th, NULL);
-	for (i = 0; i < s->o->jobs; i++)
+	for (i = 0; i < s->o->jobs; i++) {
 		binrow_uninstall(s->conns[i]);
+		netread_uninstall(s->conns[i]);
+	}
 	for (i = 0; i < s->o->jobs; i++) {
 		buf_release(&w[i].batch);
 		buf_release(&w[i].q);
