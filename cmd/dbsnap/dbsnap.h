@@ -226,7 +226,7 @@ struct snap {
 		uint64_t	 events, triggers, users, roles;
 		uint64_t	 proxies;	/* --skip-proxy-grants */
 		/* kinds left out that the account cannot count: "EVENT" */
-		const char	*no_routines, *no_events, *no_accounts;
+		const char	*no_routines, *no_events;
 		uint64_t	 no_triggers;	/* tables without TRIGGER */
 		/* -A: the system databases there, "mysql, sys" */
 		struct buf	 system_dbs;

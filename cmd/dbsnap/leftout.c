@@ -151,6 +151,18 @@ check_readable(struct snap *s)
 
 	privs_read(s);
 	proc = privs_have(PRIV_SELECT, "mysql", "proc");
+	/* the databases and tables it holds no privilege on are not listed */
+	if (s->o->all_databases && !privs_have(PRIV_SELECT, NULL, NULL)) {
+		buf_adds(&b, "this account holds no privilege on");
+		bad |= say_unreadable(s, &b, 1, "the databases", "SELECT on *.* "
+		    "for -A (or name the databases: -B db ...)");
+		buf_reset(&b);
+	}
+	bad |= say_unreadable(s, &b, whole ? dbs_without(s, PRIV_SELECT, 0,
+	    &b) : 0, "the tables of", "SELECT on each database (the "
+	    "account's table grants show only those tables; or name the "
+	    "tables to dump)");
+	buf_reset(&b);
 	n = tables_without(s, PRIV_TRIGGER, 0, &b);
 	if (s->o->triggers)
 		bad |= say_unreadable(s, &b, n, "the triggers of",
@@ -177,14 +189,11 @@ check_readable(struct snap *s)
 	else if (n > 0)
 		s->left.no_routines = "SELECT on mysql.proc";
 	buf_reset(&b);
-	if ((s->o->users || s->o->all_databases) &&
-	    !privs_have(PRIV_SELECT, "mysql", NULL)) {
-		if (s->o->users) {
-			buf_adds(&b, "and grants");
-			bad |= say_unreadable(s, &b, 1, "the accounts, roles",
-			    "SELECT on mysql.* (or no --users)");
-		} else
-			s->left.no_accounts = "SELECT on mysql.*";
+	/* (-A needs SELECT on *.*, which holds mysql.*) */
+	if (s->o->users && !privs_have(PRIV_SELECT, "mysql", NULL)) {
+		buf_adds(&b, "and grants");
+		bad |= say_unreadable(s, &b, 1, "the accounts, roles",
+		    "SELECT on mysql.* (or no --users)");
 	}
 	buf_release(&b);
 	if (bad)
@@ -209,7 +218,7 @@ count_left_out(struct snap *s)
 	if (!s->o->triggers)
 		count(s, "triggers", "SELECT 'TRIGGER', COUNT(*) FROM "
 		    "information_schema.TRIGGERS", "TRIGGER_SCHEMA");
-	if (s->o->all_databases && !s->o->users && s->left.no_accounts == NULL)
+	if (s->o->all_databases && !s->o->users)
 		count_accounts(s);
 }
 
@@ -282,10 +291,7 @@ report_left_out(struct snap *s)
 		buf_adds(&b, " (add --triggers)");
 	add(&b, l->users, "user", "users");
 	add(&b, l->roles, "role", "roles");
-	if (l->no_accounts != NULL)
-		buf_addf(&b, "%susers and roles (not counted: this account "
-		    "lacks %s)", b.len > 0 ? ", " : "", l->no_accounts);
-	if (l->users + l->roles > 0 || l->no_accounts != NULL)
+	if (l->users + l->roles > 0)
 		buf_adds(&b, " (add --users)");
 	add(&b, l->proxies, "PROXY grant", "PROXY grants");
 	if (l->proxies > 0)

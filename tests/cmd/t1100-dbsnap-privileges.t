@@ -11,7 +11,7 @@
 need_server
 DB=t1100_db
 fresh_db $DB
-users="t1100_sel@localhost, t1100_trg@localhost, t1100_viarole@localhost"
+users="t1100_sel@localhost, t1100_trg@localhost, t1100_viarole@localhost, t1100_tbl@localhost"
 sql <<SQL || exit 1
 DROP USER IF EXISTS $users;
 DROP ROLE IF EXISTS t1100_reader;
@@ -31,6 +31,8 @@ GRANT TRIGGER ON $DB.t TO t1100_trg@localhost;
 GRANT TRIGGER ON $DB.u TO t1100_trg@localhost;
 CREATE ROLE t1100_reader;
 GRANT SELECT, SHOW VIEW, TRIGGER, EVENT ON $DB.* TO t1100_reader;
+CREATE USER t1100_tbl@localhost;
+GRANT SELECT, TRIGGER ON $DB.t TO t1100_tbl@localhost;
 CREATE USER t1100_viarole@localhost;
 GRANT t1100_reader TO t1100_viarole@localhost;
 SET DEFAULT ROLE t1100_reader FOR t1100_viarole@localhost;
@@ -86,10 +88,16 @@ is "$?" 1 "--users without SELECT on mysql.*: exit 1"
 like "$(cat err)" "^dbsnap: cannot read the accounts, roles and grants: needs SELECT on mysql\.\* \(or no --users\)$" \
     "... names SELECT on mysql.*"
 
-# -A without --users: the accounts not counted are named.
-as t1100_trg -A 2>err | framecat >/dev/null
-like "$(cat err)" "users and roles \(not counted: this account lacks SELECT on mysql\.\*\) \(add --users\)" \
-    "-A: the accounts it could not count are named"
+# -A without SELECT on *.*: the databases it cannot see are named.
+as t1100_trg -A 2>err | framecat >/dev/null 2>&1
+like "$(cat err)" "^dbsnap: cannot read the databases this account holds no privilege on: needs SELECT on \*\.\* for -A \(or name the databases: -B db \.\.\.\)$" \
+    "-A: the databases it cannot list are named (before: left out in silence)"
+# A database where it has table grants only: its other tables are unseen.
+as t1100_tbl $DB >/dev/null 2>err
+like "$(cat err)" "^dbsnap: cannot read the tables of $DB: needs SELECT on each database" \
+    "table grants only: the tables it cannot list are named"
+as t1100_tbl $DB t >/dev/null 2>err
+is "$?" 0 "... naming the table it may read: exit 0"
 
 sql -e "DROP USER $users; DROP ROLE t1100_reader; DROP DATABASE $DB"
 done_testing
