@@ -43,6 +43,8 @@ put() {
 	perl -e 'open(F, "+<:raw", $ARGV[0]) or die; seek(F, $ARGV[1], 0);
 	    print F $ARGV[2]; close F' "$@"
 }
+# gone PID: true once process PID has ended (for wait_for gone PID).
+gone()      { ! kill -0 "$1" 2>/dev/null; }
 # wait_for CMD...: until CMD succeeds, at most 30 s; 1 if it never did.
 wait_for()  { _n=0; until "$@"; do _n=$((_n + 1)); [ $_n -ge 300 ] && return 1;
               sleep 0.1; done; }

@@ -19,8 +19,6 @@ like "$(cat err)" "^dbsnap: --read-timeout x: invalid$" "--read-timeout=x: the r
 dbsnap --help 2>&1 | grep -q -- '--read-timeout=SECONDS'
 ok $? "--help lists --read-timeout"
 
-gone() { ! kill -0 "$1" 2>/dev/null; }
-
 # stall J: dump with -j J through the proxy; the reader takes the first
 # 64 KiB (dbsnap is then past its set-up, sending rows), the proxy
 # stalls, and only then does the reader go on.

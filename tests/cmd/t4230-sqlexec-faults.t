@@ -69,7 +69,6 @@ ready() {
 	case $(legacy) in 0|500) ;; *) return 1 ;; esac
 	[ "$(committed)" -ge "$1" ]
 }
-gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # (dbsnap's stderr: its warning that legacy is MyISAM)
 dbsnap --no-defaults -uroot -S "$RP_SOCK" --chunk-rows=200 -j 2 $DB \
@@ -78,7 +77,6 @@ dbsnap --no-defaults -uroot -S "$RP_SOCK" --chunk-rows=200 -j 4 $DB \
     >j4.rp 2>dump.err &&
 { dbsnap --no-defaults -uroot -S "$RP_SOCK" $DB 2>dump.err; } | rows2sql |
     sqlsplit >sql.rp || fail_all "dumping the source failed: $(cat dump.err)"
-
 
 fresh_target() {
 	tgt -e "DROP DATABASE IF EXISTS $DB; DROP DATABASE IF EXISTS t4230_ck;

@@ -24,7 +24,6 @@ want="3000	$((3000 * 3001 / 2))	3000"
 rows() { sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM t4231.t"; }
 nrows() { sql -e "SELECT COUNT(*) FROM t4231.t" 2>/dev/null || echo 0; }
 atleast() { [ "$(nrows)" -ge "$1" ]; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
 sql -e "DROP DATABASE IF EXISTS t4231_ck; CREATE DATABASE t4231_ck"
 
 # start: a proxy, and sqlexec through it with --checkpoint (or $CKOPT if
