@@ -5,15 +5,17 @@
 # checked); nettle-dev: base64 for rows2json/json2rows; jq: their tests;
 # mariadb-plugin-connect, mariadb-plugin-spider: the CONNECT and SPIDER
 # engines, whose tables t1093 dumps (definitions only); python3-yaml: t6071
-# parses the Kubernetes Job; iproute2: bench/fleet's network namespaces,
-# veth pairs and tc link limits.
+# parses the Kubernetes Job; iproute2, rsync, bc: bench/fleet's network
+# namespaces, veth pairs and tc link limits, GNU parallel's --basefile, its
+# arithmetic.
 set -eu
 PKGS="make gcc clang libclang-rt-14-dev pkg-config
 default-libmysqlclient-dev liblz4-dev libbsd-dev libxxhash-dev libcmocka-dev
 libjansson-dev nettle-dev jq
 mariadb-server mariadb-client mariadb-test mariadb-plugin-connect
 mariadb-plugin-spider lz4 zstd mandoc perl tzdata
-netcat-openbsd mydumper openssl tmux parallel xxhash python3-yaml iproute2"
+netcat-openbsd mydumper openssl tmux parallel xxhash python3-yaml iproute2
+rsync bc"
 
 missing=
 for p in $PKGS; do
