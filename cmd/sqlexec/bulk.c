@@ -766,6 +766,11 @@ sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 	}
 	/* with --checkpoint, the position commits with the rows */
 	if (sx_ckpt_write_unit(x, m, u, 0) != 0) {
+		struct buf	 b = BUF_INIT;
+
+		sx_rows_where(&b, u);
+		sx_commit_failed(x, m, u, b.p);
+		buf_release(&b);
 		conn_error(x, u, "COMMIT", m);
 		sx_fail_unit(x, u);
 		return -1;

@@ -1145,6 +1145,8 @@ done:
 	sx_nontx_free(&x);
 	free(x.marks);
 	free(x.pend_marks);
+	free(x.doubt);
+	free(x.doubt_what);
 	if (opts.skip_marks != given->skip_marks)	/* the checkpoint's */
 		free(opts.skip_marks);
 	free(x.err.msg);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <errmsg.h>
 #include <xxhash.h>
 
 #include "sqlexec.h"
@@ -284,6 +285,34 @@ sx_point(const struct sx *x, uint64_t no, uint64_t hash,
 }
 
 void
+sx_commit_failed(struct sx *x, MYSQL *m, const struct sx_unit *u,
+    const char *what)
+{
+	struct sx_unit	*d;
+	unsigned	 e = mysql_errno(m);
+
+	if (x->o->checkpoint != NULL || e < CR_MIN_ERROR || e > CR_MAX_ERROR)
+		return;			/* the server said no: not committed */
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		return;
+	d->seq = u->seq;
+	d->end_no = u->end_no;
+	d->end_hash = u->end_hash;
+	d->has_mark = u->has_mark;
+	d->mark = u->mark;
+	d->mark_hash = u->mark_hash;
+	pthread_mutex_lock(&x->mu);
+	/* one unit only can be in doubt: later ones wait for its turn */
+	if (x->doubt == NULL && asprintf(&x->doubt_what, "%s: its COMMIT got "
+	    "no answer (%s (%u))", what, mysql_error(m), e) != -1) {
+		x->doubt = d;
+		d = NULL;
+	}
+	pthread_mutex_unlock(&x->mu);
+	free(d);
+}
+
+void
 sx_point_free(struct sx_point *p)
 {
 	free(p->m);
@@ -422,6 +451,59 @@ live_advice(struct sx *x)
 	buf_release(&over);
 }
 
+/* The token of point p, into b. */
+static void
+point_token(const struct sx *x, struct buf *b, const struct sx_point *p)
+{
+	char	 tok[48];
+
+	if (x->by_frame) {
+		sx_point_token(b, p->no, p->m, p->n, p->hash);
+		return;
+	}
+	sx_token(tok, sizeof(tok), p->no, p->hash);
+	buf_adds(b, tok);
+}
+
+/*
+ * The resume line when a unit's COMMIT got no answer (sx_commit_failed()):
+ * both points, without it (p) and with it, for the user to choose by
+ * what the target holds.
+ */
+static void
+print_doubt(struct sx *x, const struct sx_point *p)
+{
+	struct sx_point	 q;
+	struct buf	 with = BUF_INIT, without = BUF_INIT;
+	int		 rc;
+
+	pthread_mutex_lock(&x->mu);
+	if (x->by_frame)
+		rc = sx_point(x, x->doubt->end_no, x->doubt->end_hash,
+		    x->doubt, &q);
+	else {
+		rc = 0;
+		memset(&q, 0, sizeof(q));
+		q.no = q.top = x->doubt->end_no;
+		q.hash = x->doubt->end_hash;
+	}
+	pthread_mutex_unlock(&x->mu);
+	if (rc == 0) {
+		point_token(x, &with, &q);
+		if (p->top > 0)
+			point_token(x, &without, p);
+		sx_report(x, "%s: the server may have committed it or not: if "
+		    "the target holds its rows, resume with --skip-to %s; if "
+		    "not, %s%s (with --checkpoint the target records which)",
+		    x->doubt_what, with.p, p->top > 0 ? "with --skip-to " :
+		    "run the same input again", p->top > 0 ? without.p : "");
+	} else
+		sx_report(x, "out of memory: no resume point can be said");
+	sx_point_free(&q);
+	buf_release(&with);
+	buf_release(&without);
+}
+
 void
 sx_print_resume(struct sx *x)
 {
@@ -442,6 +524,10 @@ sx_print_resume(struct sx *x)
 	pthread_mutex_unlock(&x->mu);
 	if (rc == -1) {
 		sx_report(x, "out of memory: no resume point can be said");
+		goto out;
+	}
+	if (x->doubt != NULL) {
+		print_doubt(x, &p);
 		goto out;
 	}
 	if (p.top == 0 && x->partial != 0) {

@@ -206,6 +206,8 @@ struct sx {
 	uint64_t	 top_hash;	/* the input's identity up to top_no */
 	int		 ckpt_old;	/* the checkpoint's row has no marks */
 	int		 marks_lost;	/* out of memory: no exact point */
+	struct sx_unit	*doubt;		/* its COMMIT got no answer (resume.c) */
+	char		*doubt_what;	/* "statements 5-9", its error */
 	struct sx_mark	*pend_marks;	/* --resume: the pending point's */
 	size_t		 npend_marks;
 	uint64_t	 pend_top;
@@ -477,6 +479,16 @@ struct sx_point {
 int	 sx_point(const struct sx *, uint64_t no, uint64_t hash,
 	    const struct sx_unit *u, struct sx_point *p);
 void	 sx_point_free(struct sx_point *);
+/*
+ * The COMMIT of unit u on m (with --checkpoint, the row's UPDATE and
+ * COMMIT) failed; what names u ("statements 5-9").  A client error (the
+ * connection lost, its socket shut down: CR_*) leaves unknown whether
+ * the server committed u: without --checkpoint, the resume line then
+ * names both points, with u and without it (sx_print_resume()).  With
+ * --checkpoint the row, which commits with u, tells --resume.
+ */
+void	 sx_commit_failed(struct sx *, MYSQL *m, const struct sx_unit *u,
+	    const char *what);
 /* "TABLE=MARK,..." (nothing if n is 0) into b. */
 void	 sx_point_marks(struct buf *b, const struct sx_mark *m, size_t n);
 /* The token "fN[,TABLE=MARK...]:IDENTITY" into b. */

@@ -546,6 +546,10 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 			return -1;
 		}
 	} else if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
+		buf_addf(&b, "statements %" PRIu64 "-%" PRIu64, u->st[0].no,
+		    u->st[u->n - 1].no);
+		sx_commit_failed(x, m, u, b.p);
+		buf_reset(&b);
 		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
 		    u->st[0].no, u->st[u->n - 1].no);
 		add_server_error(&b, m);

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <inttypes.h>
 #include <cmocka.h>
 
 #include "../../cmd/sqlexec/sqlexec.h"
@@ -421,6 +423,77 @@ test_tokens(void **state)
 	    -1);			/* marks only in the f form */
 }
 
+/*
+ * A COMMIT that got no answer (a client error on its connection): the
+ * resume line names both points, the one with the unit and the one
+ * without it, and no single token at its end.
+ */
+static void
+test_commit_in_doubt(void **state)
+{
+	struct sx_opts	 o;
+	struct sx	 x;
+	struct sx_unit	 u, v;
+	MYSQL		*m;
+	FILE		*f;
+	char		 line[2048];
+	int		 fd, saved;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	run_init(&x, NULL);
+	x.o = &o;
+	pthread_mutex_init(&x.mu, NULL);
+	/* frames 1-9 done, table 2 committed to 17; unit of table 3 to 25 */
+	memset(&v, 0, sizeof(v));
+	v.has_mark = 1;
+	v.mark.table = 2;
+	v.mark.frame = 17;
+	v.mark_hash = id_at(17);
+	sx_done(&x, 9, id_at(9));
+	sx_mark(&x, &v);
+	memset(&u, 0, sizeof(u));
+	u.seq = 3;
+	u.end_no = 9;
+	u.end_hash = id_at(9);
+	u.has_mark = 1;
+	u.mark.table = 3;
+	u.mark.frame = 25;
+	u.mark_hash = id_at(25);
+	/* a handle whose last error is a client one (CR_CONNECTION_ERROR) */
+	assert_non_null(m = mysql_init(NULL));
+	assert_null(mysql_real_connect(m, NULL, "nobody", NULL, NULL, 0,
+	    "/nonexistent/rowpipe-engine-test.sock", 0));
+	sx_commit_failed(&x, m, &u, "d.t: rows 1-10 (frames 18-25)");
+	assert_non_null(x.doubt);
+	assert_non_null(f = tmpfile());
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	fd = fileno(f);
+	dup2(fd, STDERR_FILENO);
+	sx_print_resume(&x);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	print_message("# %s", line);
+	assert_non_null(strstr(line, "d.t: rows 1-10 (frames 18-25): its "
+	    "COMMIT got no answer"));
+	snprintf(line + 1024, 1024, "resume with --skip-to f9,2=17,3=25:%016"
+	    PRIx64 ";", id_at(25));
+	assert_non_null(strstr(line, line + 1024));
+	snprintf(line + 1024, 1024, "if not, with --skip-to f9,2=17:%016"
+	    PRIx64 " ", id_at(17));
+	assert_non_null(strstr(line, line + 1024));
+	mysql_close(m);
+	free(x.marks);
+	free(x.doubt);
+	free(x.doubt_what);
+	pthread_mutex_destroy(&x.mu);
+}
+
 int
 main(void)
 {
@@ -429,6 +502,7 @@ main(void)
 		cmocka_unit_test(test_prefix_alone_is_not_exact),
 		cmocka_unit_test(test_exhaustive),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_commit_in_doubt),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
