@@ -73,16 +73,6 @@ sx_rows_where(struct buf *b, const struct sx_unit *u)
 		    r->first_frame, r->last_frame);
 }
 
-void
-sx_rows_free(struct sx_rows *r)
-{
-	if (r == NULL)
-		return;
-	buf_release(&r->data);
-	free(r->end);
-	free(r);
-}
-
 int
 sx_bulk_supported(MYSQL *m)
 {

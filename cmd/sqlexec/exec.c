@@ -50,23 +50,6 @@ struct dispatch {
 	double		 t0;
 };
 
-/* "schema.table", "table" or "" for a statement's target. */
-static const char *default_db = "";
-
-void
-sx_target(struct buf *b, const struct rp_stmt *s)
-{
-	const char	*schema = s->schema[0] != '\0' ? s->schema :
-	    s->db[0] != '\0' ? s->db : default_db;
-
-	if (s->table[0] == '\0')
-		return;
-	if (schema[0] != '\0')
-		buf_addf(b, "%s.%s", schema, s->table);
-	else
-		buf_adds(b, s->table);
-}
-
 /*
  * MariaDB (MDEV-24818) loads an empty InnoDB table or partition in bulk,
  * which is faster, when unique_checks and foreign_key_checks are both 0,
@@ -290,7 +273,7 @@ stmt_engine(struct dispatch *d, const struct rp_stmt *s, const char **engine)
 {
 	struct sx	*x = d->x;
 	const char	*schema = s->schema[0] != '\0' ? s->schema :
-	    s->db[0] != '\0' ? s->db : default_db;
+	    s->db[0] != '\0' ? s->db : sx_default_db();
 	struct buf	 b = BUF_INIT;
 	int		 rc;
 
@@ -952,48 +935,6 @@ read_loop(struct dispatch *d, struct frame_reader *r, int *input_err)
 	}
 }
 
-/*
- * How the run ended, if not well: an interrupt, the input's fault, or the
- * first failed statement.  (The resume point follows the summary.)
- */
-static void
-report_end(struct sx *x, struct frame_reader *r, int input_err)
-{
-	const char	*why;
-	int		 reason = frame_reader_aborted(r, &why);
-
-	if (x->interrupted != 0)
-		fprintf(stderr, "%s: interrupted (%s): the running statements "
-		    "were killed and what was not committed is rolled back\n",
-		    getprogname(), strsignal(x->interrupted));
-	else if (input_err == 1 && (reason == FRAME_ABORT_DAMAGED ||
-	    reason == FRAME_ABORT_DAMAGED_LATE))
-		sx_report_damage(x, why, reason == FRAME_ABORT_DAMAGED_LATE);
-	else if (input_err == 1 && reason != 0)
-		sx_report_abort(x, reason, why);
-	else if (input_err == 1)
-		fprintf(stderr, "%s: %s: %s\n", getprogname(),
-		    x->o->input_name != NULL ? x->o->input_name : "stdin",
-		    frame_reader_errstr(r));
-	if (x->interrupted == 0 && x->err.msg != NULL)
-		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
-}
-
-/* For load.c, the snapshot-stream path. */
-void
-sx_add_bytes(struct buf *b, double v)
-{
-	char	 s[FMT_BYTES_MAX];
-
-	buf_adds(b, fmt_bytes(s, sizeof(s), v));
-}
-
-void
-sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
-{
-	report_end(x, r, input_err);
-}
-
 int
 sx_run(int fd, const struct sx_opts *given)
 {
@@ -1006,8 +947,7 @@ sx_run(int fd, const struct sx_opts *given)
 	uint64_t		 end_no, end_hash;
 	int			 rc, input_err = 0, ok, started;
 
-	if (o->db != NULL)
-		default_db = o->db;
+	sx_set_default_db(o->db);
 	memset(&x, 0, sizeof(x));
 	memset(&d, 0, sizeof(d));
 	x.o = o;
@@ -1118,7 +1058,7 @@ sx_run(int fd, const struct sx_opts *given)
 	if (x.prog != NULL)
 		progress_clear(x.prog);
 
-	report_end(&x, r, input_err);
+	sx_report_end(&x, r, input_err);
 	ok = rc == 0 && x.err.msg == NULL && x.nfailed == 0 &&
 	    x.interrupted == 0;
 	/* Input that never was a stream: its one error line says it all. */

@@ -390,23 +390,6 @@ live_stream(const struct sx *x)
 	    S_ISSOCK(sb.st_mode));
 }
 
-/* Tables named in a report (wrote_list()); the rest are counted. */
-#define WROTE_NAMES	20
-
-/* The tables committed work wrote to, "a, b and 3 more", into b. */
-static void
-wrote_list(struct sx *x, struct buf *b)
-{
-	size_t	 i;
-
-	pthread_mutex_lock(&x->mu);
-	for (i = 0; i < x->nwrote && i < WROTE_NAMES; i++)
-		buf_addf(b, "%s%s", i ? ", " : "", x->wrote[i]);
-	if (x->nwrote > WROTE_NAMES)
-		buf_addf(b, " and %zu more", x->nwrote - WROTE_NAMES);
-	pthread_mutex_unlock(&x->mu);
-}
-
 /*
  * What starting over takes, before "the same pipeline": the checkpoint
  * row deleted; with --no-create the tables are not created again, so
@@ -420,7 +403,7 @@ start_over(struct sx *x, struct buf *b)
 	if (x->o->checkpoint != NULL)
 		buf_addf(b, "DELETE FROM %s, then ", x->o->checkpoint);
 	if (x->o->no_create) {
-		wrote_list(x, &t);
+		sx_wrote_list(x, &t);
 		buf_addf(b, "empty the tables %s loaded (with --no-create "
 		    "they are not created again, and their rows would be "
 		    "loaded twice%s%s), then ", t.len > 0 ? "this run" :
@@ -684,75 +667,3 @@ sx_done(struct sx *x, uint64_t no, uint64_t hash)
 	}
 }
 
-void
-sx_wrote(struct sx *x, const char *table)
-{
-	char	**w;
-	size_t	 i;
-
-	if (table == NULL || *table == '\0')
-		return;
-	for (i = x->nwrote; i > 0; i--)		/* the last ones first */
-		if (strcmp(x->wrote[i - 1], table) == 0)
-			return;
-	if ((w = reallocarray(x->wrote, x->nwrote + 1, sizeof(*w))) == NULL)
-		return;		/* the report then names fewer */
-	x->wrote = w;
-	if ((w[x->nwrote] = strdup(table)) != NULL)
-		x->nwrote++;
-}
-
-void
-sx_wrote_free(struct sx *x)
-{
-	while (x->nwrote > 0)
-		free(x->wrote[--x->nwrote]);
-	free(x->wrote);
-	x->wrote = NULL;
-}
-
-void
-sx_report_damage(struct sx *x, const char *why, int late)
-{
-	struct buf	 b = BUF_INIT;
-
-	x->no_resume = 1;
-	sx_report(x, "input damaged (%s)", why);
-	wrote_list(x, &b);
-	if (late && b.len == 0)
-		sx_report(x, "the damage was found only after the input "
-		    "before it had been sent; no table was created or loaded "
-		    "from this input: restore it from a good copy");
-	else if (late)
-		sx_report(x, "the damage was found only after the input "
-		    "before it had run, damaged part included: these tables "
-		    "were created or loaded from this input: %s: the target "
-		    "must be restored again, from a good copy of the input",
-		    b.p);
-	else if (b.len == 0)
-		sx_report(x, "nothing of the damaged part ran, and nothing of "
-		    "this input is committed: restore it from a good copy");
-	else
-		sx_report(x, "nothing of the damaged part ran, but these "
-		    "tables were created or loaded from this input: %s: the "
-		    "target must be restored again, from a good copy of the "
-		    "input", b.p);
-	buf_release(&b);
-}
-
-void
-sx_report_abort(struct sx *x, int reason, const char *why)
-{
-	struct buf	 b = BUF_INIT;
-
-	if (!frame_abort_resumable(reason))
-		x->no_resume = 1;
-	sx_report(x, "%s: %s: %s", x->o->input_name != NULL ?
-	    x->o->input_name : "stdin", frame_abort_phrase(reason), why);
-	wrote_list(x, &b);
-	if (b.len > 0 && !frame_abort_resumable(reason))
-		sx_report(x, "nothing after the abort ran, but these tables "
-		    "hold what came before it: %s: load again once the cause "
-		    "is fixed", b.p);
-	buf_release(&b);
-}

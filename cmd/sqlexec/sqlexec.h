@@ -3,15 +3,23 @@
  * against a server, in multi-statement round trips, in transactions of
  * about --commit-every bytes, over -j connections.
  *
- * Files: main.c (options), classify.c (what each statement is allowed to
- * do: run in parallel, run once as an ordered barrier, run on every
- * connection, or be skipped), exec.c (the dispatcher that reads frames and
- * orders the work), worker.c (connections, round trips, ordered commits),
- * intr.c (SIGINT and SIGTERM: KILL QUERY, roll back, stop), warn.c (server
- * warnings), resume.c (the committed prefix and how to resume after it);
- * load.c and bulk.c (load.h): snapshot streams, rows through the bulk
- * prepared INSERT; nontx.c: tables that are not transactional (MyISAM),
- * whose writes run alone, in autocommit, never in a unit.
+ * Files: main.c (options), exec.c (the statement stream's dispatcher:
+ * reads frames, orders the work), classify.c (what each statement is
+ * allowed to do: run in parallel, run once as an ordered barrier, run on
+ * every connection, or be skipped), usedb.c (USE and --rename-db),
+ * target.c (what a statement names, for messages), lit.c (literal
+ * INSERTs through bulk executes); load.c (the snapshot stream's
+ * dispatcher), bulk.c (its rows through the bulk prepared INSERT),
+ * defer.c (--defer-indexes), parts.c (--input parts) (load.h); worker.c
+ * (the threads, round trips, statements run alone), commit.c (the order
+ * of commits), connect.c (connections), intr.c (SIGINT and SIGTERM: KILL
+ * QUERY, roll back, stop), warn.c (server warnings), nontx.c (tables that
+ * are not transactional (MyISAM), whose writes run alone, in autocommit,
+ * never in a unit), resume.c (the resume point and the input's
+ * identity), checkpoint.c (--checkpoint), report.c (the error sink and
+ * reports).  Calls go one way: report.c calls only target.c, commit.c
+ * only report.c and nontx.c, and no file calls back a file that calls
+ * it.
  *
  * The ordering model, in one paragraph.  INSERT statements between two
  * barriers are cut into "units" of about --commit-every bytes of
@@ -269,13 +277,6 @@ int	 sx_rename_stmt(const struct sx_opts *, struct rp_stmt *);
 
 /* exec.c */
 int	 sx_run(int fd, const struct sx_opts *);
-/* "512 B", "3.1 KiB", "47.0 MiB", "2.3 GiB" to b (fmt_bytes()). */
-void	 sx_add_bytes(struct buf *, double);
-/*
- * How a run ended, if not well, on stderr: an interrupt, the input's
- * fault (input_err 1: r's error), or the first error recorded.
- */
-void	 sx_report_end(struct sx *, struct frame_reader *r, int input_err);
 
 /*
  * load.c: run a snapshot stream (dbsnap's: objects, tables, rows) whose
@@ -285,18 +286,20 @@ void	 sx_report_end(struct sx *, struct frame_reader *r, int input_err);
  */
 int	 sx_load(struct sx *, struct frame_reader *, const struct buf *hdr,
 	    const struct frame *first, double t0);
-/* "schema.table" of a statement's target (or "table", or nothing) to b. */
-void	 sx_target(struct buf *b, const struct rp_stmt *);
 
-/* worker.c */
+/*
+ * connect.c: o->jobs connections, each with the run's session (SET
+ * SESSION foreign_key_checks, unique_checks, sql_notes, sql_log_bin,
+ * autocommit; --default-character-set), and x->batch_cap from the
+ * server's max_allowed_packet.  0, or -1 after saying why on stderr
+ * (call sx_disconnect() then too).
+ */
 int	 sx_connect(struct sx *);
 void	 sx_disconnect(struct sx *);
+
+/* worker.c: the threads that run units, and statements run alone. */
 int	 sx_start_workers(struct sx *);
 void	 sx_join_workers(struct sx *);
-/* Queue a unit (ownership passes); blocks while the queue is full. */
-void	 sx_push(struct sx *, struct sx_unit *);
-/* Wait until every queued unit has committed or the run stopped. */
-int	 sx_drain(struct sx *);
 /*
  * Run one statement on conn[c] and drain its results, then commit what it
  * left open unless keep_txn (inside the input's own transaction).  0 or
@@ -307,6 +310,12 @@ int	 sx_exec_one(struct sx *, int c, const struct rp_stmt *, int keep_txn);
 int	 sx_keep_unique_checks(struct sx *, int c, const struct rp_stmt *);
 /* Is a transaction open on conn[c] (SERVER_STATUS_IN_TRANS)? */
 int	 sx_in_transaction(struct sx *, int c);
+
+/* commit.c: the order of commits (commit.c says how). */
+/* Queue a unit (ownership passes); blocks while the queue is full. */
+void	 sx_push(struct sx *, struct sx_unit *);
+/* Wait until every queued unit has committed or the run stopped. */
+int	 sx_drain(struct sx *);
 void	 sx_unit_free(struct sx_unit *);
 /*
  * ROLLBACK of unit u on m, checked (sx_rollback()).  -1 if it could not
@@ -322,6 +331,8 @@ int	 sx_unit_rollback(struct sx *, MYSQL *m, struct sx_unit *u);
 int	 sx_wait_turn(struct sx *, struct sx_unit *);
 /* Unit u failed: it and every later unit roll back, the run stops. */
 void	 sx_fail_unit(struct sx *, struct sx_unit *);
+
+/* report.c: the error sink and what the run says on stderr. */
 /* Record an error message for statement no; the lowest no wins. */
 void	 sx_set_error(struct sx *, uint64_t no, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
@@ -330,6 +341,37 @@ void	 sx_report(struct sx *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* "statement N (line L, table s.t)" for error messages, into b. */
 void	 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx);
+/* Lost connection, deadlock, or anything that ends the transaction. */
+int	 sx_fatal_errno(unsigned);
+/* "512 B", "3.1 KiB", "47.0 MiB", "2.3 GiB" to b (fmt_bytes()). */
+void	 sx_add_bytes(struct buf *, double);
+/*
+ * How a run ended, if not well, on stderr: an interrupt, the input's
+ * fault (input_err 1: r's error), or the first error recorded.
+ */
+void	 sx_report_end(struct sx *, struct frame_reader *r, int input_err);
+/*
+ * Committed work wrote to table ("schema.table"; copied); caller holds
+ * x->mu.  For the report after damage.  sx_wrote_free() at the end.
+ * sx_wrote_list(): "a, b and 3 more" of them, into b (takes x->mu).
+ */
+void	 sx_wrote(struct sx *, const char *table);
+void	 sx_wrote_free(struct sx *);
+void	 sx_wrote_list(struct sx *, struct buf *b);
+/*
+ * The input was damaged (the producer said so, why: its message): say so,
+ * name the tables that hold rows of this input and that the target must
+ * be restored again, and print no resume point (a damaged input cannot
+ * be finished).  late: the producer found it only after it had sent the
+ * damaged part (FRAME_ABORT_DAMAGED_LATE), which may then have run.
+ */
+void	 sx_report_damage(struct sx *, const char *why, int late);
+/*
+ * The input ended with an ABORT of another reason (the producer failed,
+ * cut, cannot split: frame_abort_phrase()): one line naming it and the
+ * producer's message; a resume point only if frame_abort_resumable().
+ */
+void	 sx_report_abort(struct sx *, int reason, const char *why);
 
 /*
  * target.c.  sx_target_kind(): what s names as its target ("table",
@@ -337,13 +379,17 @@ void	 sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx);
  * "package", "package body", "database"; static).  sx_where_kind(): as
  * sx_where() with that kind for "table" (ctx NULL or "": none).
  * sx_where_stmt(): "statement N (line L, event s.e)" of s, into b.
+ * sx_target(): "schema.table" of s's target (or "table", or nothing),
+ * the schema the default database (sx_set_default_db(): the database
+ * argument, NULL for none) where s names none, into b.
  */
 const char *sx_target_kind(const struct rp_stmt *);
 void	 sx_where_kind(struct buf *b, uint64_t no, uint64_t line,
 	    const char *kind, const char *ctx);
 void	 sx_where_stmt(struct buf *b, const struct rp_stmt *);
-/* Lost connection, deadlock, or anything that ends the transaction. */
-int	 sx_fatal_errno(unsigned);
+void	 sx_target(struct buf *b, const struct rp_stmt *);
+void	 sx_set_default_db(const char *db);
+const char *sx_default_db(void);
 /*
  * Mark conn[c] as running statements (so that an interrupt kills them)
  * before a query, and as idle after its results.  sx_conn_begin() returns
@@ -507,26 +553,6 @@ void	 sx_resume_given(const struct sx *, char *b, size_t len);
 int	 sx_check_resume(struct sx *, uint64_t no, uint64_t hash);
 /* Move the committed prefix to no (if further); caller holds x->mu. */
 void	 sx_done(struct sx *, uint64_t no, uint64_t hash);
-/*
- * Committed work wrote to table ("schema.table"; copied); caller holds
- * x->mu.  For the report after damage.  sx_wrote_free() at the end.
- */
-void	 sx_wrote(struct sx *, const char *table);
-void	 sx_wrote_free(struct sx *);
-/*
- * The input was damaged (the producer said so, why: its message): say so,
- * name the tables that hold rows of this input and that the target must
- * be restored again, and print no resume point (a damaged input cannot
- * be finished).  late: the producer found it only after it had sent the
- * damaged part (FRAME_ABORT_DAMAGED_LATE), which may then have run.
- */
-void	 sx_report_damage(struct sx *, const char *why, int late);
-/*
- * The input ended with an ABORT of another reason (the producer failed,
- * cut, cannot split: frame_abort_phrase()): one line naming it and the
- * producer's message; a resume point only if frame_abort_resumable().
- */
-void	 sx_report_abort(struct sx *, int reason, const char *why);
 /*
  * checkpoint.c: --checkpoint DB.TABLE (see checkpoint.c for the model).
  * sx_ckpt_name(): 0 if the name is DB.TABLE, else -1.  sx_ckpt_open(): on

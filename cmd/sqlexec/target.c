@@ -103,3 +103,32 @@ sx_where_stmt(struct buf *b, const struct rp_stmt *s)
 	sx_where_kind(b, s->no, s->line, sx_target_kind(s), t.p);
 	buf_release(&t);
 }
+
+/* The database argument, for targets the statement does not qualify. */
+static const char *default_db = "";
+
+void
+sx_set_default_db(const char *db)
+{
+	default_db = db != NULL ? db : "";
+}
+
+const char *
+sx_default_db(void)
+{
+	return default_db;
+}
+
+void
+sx_target(struct buf *b, const struct rp_stmt *s)
+{
+	const char	*schema = s->schema[0] != '\0' ? s->schema :
+	    s->db[0] != '\0' ? s->db : default_db;
+
+	if (s->table[0] == '\0')
+		return;
+	if (schema[0] != '\0')
+		buf_addf(b, "%s.%s", schema, s->table);
+	else
+		buf_adds(b, s->table);
+}

@@ -26,66 +26,11 @@
 #include "lit.h"
 #include "load.h"
 
-void
-sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx)
-{
-	sx_where_kind(b, no, line, "table", ctx);
-}
-
 static void
 add_server_error(struct buf *b, MYSQL *m)
 {
 	buf_addf(b, "ERROR %u (%s): %s", mysql_errno(m), mysql_sqlstate(m),
 	    mysql_error(m));
-}
-
-void
-sx_set_error(struct sx *x, uint64_t no, const char *fmt, ...)
-{
-	struct buf	 b = BUF_INIT;
-	va_list		 ap;
-
-	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	pthread_mutex_lock(&x->mu);
-	/* After an interrupt the errors are those of the killed statements. */
-	if (x->interrupted == 0 && (x->err.no == 0 || no < x->err.no)) {
-		free(x->err.msg);
-		x->err.msg = buf_detach(&b, NULL);
-		x->err.no = no;
-	}
-	x->stop = 1;
-	pthread_cond_broadcast(&x->cv_work);
-	pthread_cond_broadcast(&x->cv_space);
-	pthread_cond_broadcast(&x->cv_commit);
-	pthread_mutex_unlock(&x->mu);
-	buf_release(&b);
-}
-
-void
-sx_report(struct sx *x, const char *fmt, ...)
-{
-	va_list		 ap;
-
-	if (x->prog != NULL)
-		progress_clear(x->prog);
-	fprintf(stderr, "%s: ", getprogname());
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* An error after which the connection or its transaction is gone. */
-int
-sx_fatal_errno(unsigned e)
-{
-	/* the client's own errors; the server's go on from 3000 to 4999 */
-	return (e >= CR_MIN_ERROR && e <= CR_MAX_ERROR) ||
-	    (e >= CER_MIN_ERROR && e <= CER_MAX_ERROR) || e == ER_LOCK_DEADLOCK ||
-	    e == ER_QUERY_INTERRUPTED || e == ER_CONNECTION_KILLED ||
-	    e == ER_SERVER_SHUTDOWN || e == ER_NET_PACKET_TOO_LARGE;
 }
 
 static int
@@ -211,19 +156,6 @@ report_stmt(struct sx *x, struct sx_unit *u, size_t k, MYSQL *m, int force)
 	else
 		sx_set_error(x, s->no, "%s", b.p);
 	buf_release(&b);
-}
-
-static void
-fail_unit(struct sx *x, struct sx_unit *u)
-{
-	pthread_mutex_lock(&x->mu);
-	if (u->seq < x->stop_seq)
-		x->stop_seq = u->seq;
-	x->stop = 1;
-	pthread_cond_broadcast(&x->cv_commit);
-	pthread_cond_broadcast(&x->cv_space);
-	pthread_cond_broadcast(&x->cv_work);
-	pthread_mutex_unlock(&x->mu);
 }
 
 static void
@@ -374,32 +306,6 @@ replay(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 	return 0;
 }
 
-/* Wait for our turn to commit.  1: commit, 0: roll back (stopped). */
-static int
-wait_turn(struct sx *x, struct sx_unit *u)
-{
-	int	 go;
-
-	pthread_mutex_lock(&x->mu);
-	while (x->committed_seq + 1 != u->seq && x->stop_seq > u->seq)
-		pthread_cond_wait(&x->cv_commit, &x->mu);
-	go = x->stop_seq > u->seq;
-	pthread_mutex_unlock(&x->mu);
-	return go;
-}
-
-int
-sx_wait_turn(struct sx *x, struct sx_unit *u)
-{
-	return wait_turn(x, u);
-}
-
-void
-sx_fail_unit(struct sx *x, struct sx_unit *u)
-{
-	fail_unit(x, u);
-}
-
 static int	run_txn(struct sx *, int, struct sx_unit *, struct pass *,
 		    uint64_t *);
 
@@ -422,32 +328,6 @@ unit_tables(struct sx *x, const struct sx_unit *u)
 			sx_wrote(x, t);
 		last = t;
 	}
-}
-
-int
-sx_unit_rollback(struct sx *x, MYSQL *m, struct sx_unit *u)
-{
-	struct buf	 b = BUF_INIT;
-	const char	*last = NULL, *t;
-	size_t		 k;
-	int		 rc;
-
-	buf_addf(&b, "statements %" PRIu64 "-%" PRIu64, u->st[0].no,
-	    u->st[u->n - 1].no);
-	for (k = 0; k < u->n; k++) {
-		if (u->st[k].ctx == SX_NOCTX)
-			continue;
-		t = u->ctx.p + u->st[k].ctx;
-		if (last == NULL || strcmp(last, t) != 0)
-			buf_addf(&b, "%s%s", last == NULL ? " (tables " : ", ",
-			    t);
-		last = t;
-	}
-	if (last != NULL)
-		buf_adds(&b, ")");
-	rc = sx_rollback(x, m, u->st[0].no, b.p);
-	buf_release(&b);
-	return rc == 1 ? -1 : 0;
 }
 
 static void
@@ -506,7 +386,7 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 	int		 rc;
 
 	if (start_txn(x, m, u) == -1) {
-		fail_unit(x, u);
+		sx_fail_unit(x, u);
 		return -1;
 	}
 	/* INSERTs of literals through bulk executes (lit.c), or as text */
@@ -521,15 +401,15 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 	}
 	if (rc == -1) {
 		(void)sx_unit_rollback(x, m, u);
-		fail_unit(x, u);
+		sx_fail_unit(x, u);
 		return -1;
 	}
 	/* --force: replayed below, unless the ROLLBACK left rows behind */
 	if (rc == 1 && sx_unit_rollback(x, m, u) == -1) {
-		fail_unit(x, u);
+		sx_fail_unit(x, u);
 		return -1;
 	}
-	if (!wait_turn(x, u)) {
+	if (!sx_wait_turn(x, u)) {
 		(void)sx_unit_rollback(x, m, u);
 		return -1;
 	}
@@ -542,7 +422,7 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 			x->nwarnings += p->warns;
 			x->nfailed += *failedp;
 			pthread_mutex_unlock(&x->mu);
-			fail_unit(x, u);
+			sx_fail_unit(x, u);
 			return -1;
 		}
 	} else if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
@@ -555,7 +435,7 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 		add_server_error(&b, m);
 		sx_set_error(x, u->st[0].no, "%s", b.p);
 		buf_release(&b);
-		fail_unit(x, u);
+		sx_fail_unit(x, u);
 		return -1;
 	}
 	return 0;
@@ -591,145 +471,6 @@ worker(void *arg)
 		sx_unit_free(u);
 	}
 	return NULL;
-}
-
-void
-sx_unit_free(struct sx_unit *u)
-{
-	if (u == NULL)
-		return;
-	sx_rows_free(u->rows);
-	buf_release(&u->text);
-	buf_release(&u->ctx);
-	free(u->st);
-	free(u);
-}
-
-void
-sx_push(struct sx *x, struct sx_unit *u)
-{
-	pthread_mutex_lock(&x->mu);
-	while (x->qlen >= x->qmax && !x->stop)
-		pthread_cond_wait(&x->cv_space, &x->mu);
-	if (x->stop) {
-		pthread_mutex_unlock(&x->mu);
-		sx_unit_free(u);
-		return;
-	}
-	u->seq = ++x->next_seq;
-	u->next = NULL;
-	if (x->qtail != NULL)
-		x->qtail->next = u;
-	else
-		x->qhead = u;
-	x->qtail = u;
-	x->qlen++;
-	pthread_cond_signal(&x->cv_work);
-	pthread_mutex_unlock(&x->mu);
-}
-
-int
-sx_drain(struct sx *x)
-{
-	int	 ok;
-
-	pthread_mutex_lock(&x->mu);
-	while (x->committed_seq != x->next_seq && !x->stop)
-		pthread_cond_wait(&x->cv_commit, &x->mu);
-	ok = !x->stop;
-	pthread_mutex_unlock(&x->mu);
-	return ok ? 0 : -1;
-}
-
-static int
-setup_session(struct sx *x, MYSQL *m, char *errbuf, size_t errlen)
-{
-	struct buf	 b = BUF_INIT;
-	int		 rc = 0;
-
-	if (x->o->charset != NULL) {
-		if (mysql_set_character_set(m, x->o->charset) != 0) {
-			snprintf(errbuf, errlen, "--default-character-set %s: "
-			    "%s", x->o->charset, mysql_error(m));
-			return -1;
-		}
-	}
-	buf_adds(&b, "SET SESSION");
-	if (!x->o->keep_checks)
-		buf_adds(&b, " foreign_key_checks=0,");
-	buf_adds(&b, " unique_checks=1, sql_notes=0,");
-	if (x->o->no_binlog)
-		buf_adds(&b, " sql_log_bin=0,");
-	buf_adds(&b, " autocommit=1");
-	if (b.err || mysql_real_query(m, b.p, b.len) != 0) {
-		snprintf(errbuf, errlen, "%s: %s (%u, %s)", b.p, mysql_error(m),
-		    mysql_errno(m), mysql_sqlstate(m));
-		rc = -1;
-	}
-	buf_release(&b);
-	return rc;
-}
-
-int
-sx_connect(struct sx *x)
-{
-	char		 errbuf[512];
-	MYSQL_RES	*res;
-	MYSQL_ROW	 row;
-	unsigned long	 pkt = 16 << 20;
-	int		 i;
-
-	x->conn = calloc(x->o->jobs, sizeof(*x->conn));
-	x->conn_id = calloc(x->o->jobs, sizeof(*x->conn_id));
-	x->busy = calloc(x->o->jobs, sizeof(*x->busy));
-	if (x->conn == NULL || x->conn_id == NULL || x->busy == NULL) {
-		fprintf(stderr, "%s: %s\n", getprogname(), strerror(ENOMEM));
-		return -1;
-	}
-	for (i = 0; i < x->o->jobs; i++) {
-		x->conn[i] = conn_open(&x->o->conn, x->o->db,
-		    CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS, errbuf,
-		    sizeof(errbuf));
-		if (x->conn[i] == NULL) {
-			fprintf(stderr, "%s: connect: %s\n", getprogname(),
-			    errbuf);
-			return -1;
-		}
-		x->nconn++;
-		x->conn_id[i] = mysql_thread_id(x->conn[i]);
-		if (setup_session(x, x->conn[i], errbuf, sizeof(errbuf))) {
-			fprintf(stderr, "%s: %s\n", getprogname(), errbuf);
-			return -1;
-		}
-	}
-	if (mysql_query(x->conn[0], "SELECT @@max_allowed_packet") == 0 &&
-	    (res = mysql_store_result(x->conn[0])) != NULL) {
-		if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL) {
-			pkt = strtoul(row[0], NULL, 10);
-			x->max_packet = pkt;
-		}
-		mysql_free_result(res);
-	}
-	x->batch_cap = x->o->batch_bytes;
-	if (pkt > 4096 && x->batch_cap > pkt - 1024)
-		x->batch_cap = pkt - 1024;
-	return 0;
-}
-
-void
-sx_disconnect(struct sx *x)
-{
-	int	 i;
-
-	for (i = 0; i < x->nconn; i++)
-		mysql_close(x->conn[i]);
-	free(x->conn);
-	free(x->conn_id);
-	free(x->busy);
-	x->conn = NULL;
-	x->conn_id = NULL;
-	x->busy = NULL;
-	x->nconn = 0;
 }
 
 int

@@ -1,0 +1,198 @@
+/*
+ * report: sqlexec's error sink and what it says on stderr: the first
+ * error of a run (the lowest statement or frame number wins; recording
+ * one stops the run), one-line reports clear of the progress line, how a
+ * run ended, and the tables it wrote, named after damage.  It calls
+ * nothing of sqlexec's but target.c, so that every other file may call
+ * it.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <errmsg.h>
+#include <mysqld_error.h>
+
+#include "sqlexec.h"
+#include "util.h"
+
+/* Tables named in a report (sx_wrote_list()); the rest are counted. */
+#define WROTE_NAMES	20
+
+void
+sx_where(struct buf *b, uint64_t no, uint64_t line, const char *ctx)
+{
+	sx_where_kind(b, no, line, "table", ctx);
+}
+
+void
+sx_set_error(struct sx *x, uint64_t no, const char *fmt, ...)
+{
+	struct buf	 b = BUF_INIT;
+	va_list		 ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&x->mu);
+	/* After an interrupt the errors are those of the killed statements. */
+	if (x->interrupted == 0 && (x->err.no == 0 || no < x->err.no)) {
+		free(x->err.msg);
+		x->err.msg = buf_detach(&b, NULL);
+		x->err.no = no;
+	}
+	x->stop = 1;
+	pthread_cond_broadcast(&x->cv_work);
+	pthread_cond_broadcast(&x->cv_space);
+	pthread_cond_broadcast(&x->cv_commit);
+	pthread_mutex_unlock(&x->mu);
+	buf_release(&b);
+}
+
+void
+sx_report(struct sx *x, const char *fmt, ...)
+{
+	va_list		 ap;
+
+	if (x->prog != NULL)
+		progress_clear(x->prog);
+	fprintf(stderr, "%s: ", getprogname());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* An error after which the connection or its transaction is gone. */
+int
+sx_fatal_errno(unsigned e)
+{
+	/* the client's own errors; the server's go on from 3000 to 4999 */
+	return (e >= CR_MIN_ERROR && e <= CR_MAX_ERROR) ||
+	    (e >= CER_MIN_ERROR && e <= CER_MAX_ERROR) || e == ER_LOCK_DEADLOCK ||
+	    e == ER_QUERY_INTERRUPTED || e == ER_CONNECTION_KILLED ||
+	    e == ER_SERVER_SHUTDOWN || e == ER_NET_PACKET_TOO_LARGE;
+}
+
+/*
+ * How the run ended, if not well: an interrupt, the input's fault, or the
+ * first failed statement.  (The resume point follows the summary.)
+ */
+void
+sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
+{
+	const char	*why;
+	int		 reason = frame_reader_aborted(r, &why);
+
+	if (x->interrupted != 0)
+		fprintf(stderr, "%s: interrupted (%s): the running statements "
+		    "were killed and what was not committed is rolled back\n",
+		    getprogname(), strsignal(x->interrupted));
+	else if (input_err == 1 && (reason == FRAME_ABORT_DAMAGED ||
+	    reason == FRAME_ABORT_DAMAGED_LATE))
+		sx_report_damage(x, why, reason == FRAME_ABORT_DAMAGED_LATE);
+	else if (input_err == 1 && reason != 0)
+		sx_report_abort(x, reason, why);
+	else if (input_err == 1)
+		fprintf(stderr, "%s: %s: %s\n", getprogname(),
+		    x->o->input_name != NULL ? x->o->input_name : "stdin",
+		    frame_reader_errstr(r));
+	if (x->interrupted == 0 && x->err.msg != NULL)
+		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
+}
+
+void
+sx_add_bytes(struct buf *b, double v)
+{
+	char	 s[FMT_BYTES_MAX];
+
+	buf_adds(b, fmt_bytes(s, sizeof(s), v));
+}
+
+void
+sx_wrote_list(struct sx *x, struct buf *b)
+{
+	size_t	 i;
+
+	pthread_mutex_lock(&x->mu);
+	for (i = 0; i < x->nwrote && i < WROTE_NAMES; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", x->wrote[i]);
+	if (x->nwrote > WROTE_NAMES)
+		buf_addf(b, " and %zu more", x->nwrote - WROTE_NAMES);
+	pthread_mutex_unlock(&x->mu);
+}
+
+void
+sx_wrote(struct sx *x, const char *table)
+{
+	char	**w;
+	size_t	 i;
+
+	if (table == NULL || *table == '\0')
+		return;
+	for (i = x->nwrote; i > 0; i--)		/* the last ones first */
+		if (strcmp(x->wrote[i - 1], table) == 0)
+			return;
+	if ((w = reallocarray(x->wrote, x->nwrote + 1, sizeof(*w))) == NULL)
+		return;		/* the report then names fewer */
+	x->wrote = w;
+	if ((w[x->nwrote] = strdup(table)) != NULL)
+		x->nwrote++;
+}
+
+void
+sx_wrote_free(struct sx *x)
+{
+	while (x->nwrote > 0)
+		free(x->wrote[--x->nwrote]);
+	free(x->wrote);
+	x->wrote = NULL;
+}
+
+void
+sx_report_damage(struct sx *x, const char *why, int late)
+{
+	struct buf	 b = BUF_INIT;
+
+	x->no_resume = 1;
+	sx_report(x, "input damaged (%s)", why);
+	sx_wrote_list(x, &b);
+	if (late && b.len == 0)
+		sx_report(x, "the damage was found only after the input "
+		    "before it had been sent; no table was created or loaded "
+		    "from this input: restore it from a good copy");
+	else if (late)
+		sx_report(x, "the damage was found only after the input "
+		    "before it had run, damaged part included: these tables "
+		    "were created or loaded from this input: %s: the target "
+		    "must be restored again, from a good copy of the input",
+		    b.p);
+	else if (b.len == 0)
+		sx_report(x, "nothing of the damaged part ran, and nothing of "
+		    "this input is committed: restore it from a good copy");
+	else
+		sx_report(x, "nothing of the damaged part ran, but these "
+		    "tables were created or loaded from this input: %s: the "
+		    "target must be restored again, from a good copy of the "
+		    "input", b.p);
+	buf_release(&b);
+}
+
+void
+sx_report_abort(struct sx *x, int reason, const char *why)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (!frame_abort_resumable(reason))
+		x->no_resume = 1;
+	sx_report(x, "%s: %s: %s", x->o->input_name != NULL ?
+	    x->o->input_name : "stdin", frame_abort_phrase(reason), why);
+	sx_wrote_list(x, &b);
+	if (b.len > 0 && !frame_abort_resumable(reason))
+		sx_report(x, "nothing after the abort ran, but these tables "
+		    "hold what came before it: %s: load again once the cause "
+		    "is fixed", b.p);
+	buf_release(&b);
+}
