@@ -24,39 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "snap.h"
 #include "objsql.h"
 #include "quote.h"
 #include "util.h"
-
-struct loader {
-	struct sx	*x;
-	const struct sx_opts *o;
-	struct ld_table	**tbl;
-	size_t		 ntbl;
-	struct ld_table	*last;		/* the last one looked up */
-	uint64_t	 frame;		/* sequence number of the frame at hand */
-	uint64_t	 skipped;	/* frames skipped by --skip-to */
-	uint64_t	 objects;	/* objects created */
-	uint64_t	 tables;	/* tables whose rows ended */
-	uint64_t	 tot_rows;	/* the stream's estimate so far */
-	uint64_t	 dry_seq;
-	const char	*time_zone;	/* the header's */
-	const struct frame *f;		/* the frame at hand */
-	struct objsql	*objs;		/* objects as rows2sql's SQL has them */
-	char		*db;		/* connection 1's database (USE) */
-	int		 nconn;		/* connections a statement runs on */
-	int		 history;	/* system_versioning_insert_history set */
-	struct sx_deferred *defer;	/* --defer-indexes: ALTERs to run */
-	size_t		 ndefer;
-	int		 text;		/* no bulk execute: INSERT text */
-	struct sx_id	 id;		/* the input's identity, running */
-	uint64_t	 hash;		/* ... up to the frame at hand */
-	uint64_t	 prev_hash;	/* ... up to the one before it */
-	int		 checked;	/* --skip-to's identity was checked */
-	uint64_t	 top;		/* the resume point's last frame */
-	int		 hold;		/* before it: queue nothing */
-};
 
 static void
 ld_table_free(struct ld_table *t)
@@ -86,182 +57,6 @@ table_find(struct loader *l, uint64_t id)
 		if (l->tbl[i]->t->id == id)
 			return l->last = l->tbl[i];
 	return NULL;
-}
-
-/* "frame N at offset O: " and the message, as the run's error. */
-static int
-frame_error(struct loader *l, const struct frame *f, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-frame_error(struct loader *l, const struct frame *f, const char *fmt, ...)
-{
-	struct buf	 b = BUF_INIT;
-	va_list		 ap;
-
-	buf_addf(&b, "frame %" PRIu64 " at offset %" PRIu64 ": ", f->seq,
-	    f->offset);
-	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	sx_set_error(l->x, f->seq, "%s", b.p);
-	buf_release(&b);
-	return -1;
-}
-
-static const char *
-kind_name(int kind)
-{
-	const char	*n = rp_object_kind_name(kind);
-
-	return n != NULL ? n : "object";
-}
-
-static const char *
-role_name(int role)
-{
-	switch (role) {
-	case OBJSQL_USE:	return "USE";
-	case OBJSQL_DROP:	return "DROP";
-	case OBJSQL_CREATE:	return "CREATE";
-	case OBJSQL_STATE:	return "SETVAL";
-	default:		return "session context";
-	}
-}
-
-/*
- * Running lib/objsql's statements: on l->nconn connections, every result
- * drained, committed if left open; warnings counted once and shown as
- * warn.c does.  0, or -1 with the error recorded (with --force, a failed
- * object is reported and counted and the run goes on).
- */
-
-/* "frame N: view s.v: CREATE" or "session: SET ...", for messages. */
-static void
-stmt_where(struct buf *b, const struct loader *l,
-    const struct objsql_stmt *os, int c)
-{
-	if (os->obj != NULL)
-		buf_addf(b, "frame %" PRIu64 ": %s %s%s%s: %.*s", l->frame,
-		    kind_name(os->obj->kind), os->obj->schema,
-		    *os->obj->schema != '\0' ? "." : "", os->obj->name,
-		    /* a grant: which one (a PROXY grant, say) */
-		    os->obj->kind == OBJ_GRANT ? (int)os->len : -1,
-		    os->obj->kind == OBJ_GRANT ? os->text :
-		    role_name(os->role));
-	else
-		buf_addf(b, "session: %s", os->text);
-	if (c > 0)
-		buf_addf(b, " on connection %d", c + 1);
-}
-
-/*
- * os on conn[c], every result drained; *warns: its warnings.  0, or -1
- * (a server error on m, or interrupted: *m NULL).
- */
-static int
-run_on(struct sx *x, int c, const struct objsql_stmt *os, unsigned *warns)
-{
-	MYSQL		*m = x->conn[c];
-	MYSQL_RES	*res;
-	int		 rc;
-
-	*warns = 0;
-	if (sx_conn_begin(x, c) == -1)
-		return -1;
-	if ((rc = mysql_real_query(m, os->text, os->len)) == 0) {
-		do {
-			if ((res = mysql_store_result(m)) != NULL)
-				mysql_free_result(res);
-			*warns += mysql_warning_count(m);
-		} while ((rc = mysql_next_result(m)) == 0);
-		rc = rc > 0;
-	}
-	sx_conn_end(x, c);
-	if (rc == 0 && mysql_commit(m) != 0)
-		rc = 1;
-	return rc == 0 ? 0 : -1;
-}
-
-static int
-run_stmt(void *arg, const struct objsql_stmt *os)
-{
-	struct loader	*l = arg;
-	struct sx	*x = l->x;
-	struct buf	 b = BUF_INIT;
-	MYSQL		*m;
-	unsigned	 w;
-	int		 c, rc;
-
-	if (os->role == OBJSQL_USE && l->db != NULL &&
-	    strcmp(l->db, os->db) == 0)
-		return 0;
-	for (c = 0; c < l->nconn; c++) {
-		m = x->conn[c];
-		if (run_on(x, c, os, &w) == 0) {
-			if (w == 0 || c > 0)
-				continue;	/* every connection: count once */
-			pthread_mutex_lock(&x->mu);
-			x->nwarnings += w;
-			pthread_mutex_unlock(&x->mu);
-			if (x->interrupted || !sx_warn_wanted(x))
-				continue;
-			stmt_where(&b, l, os, c);
-			rc = sx_warn(x, m, w, l->frame, b.p);
-			buf_release(&b);
-			if (rc == -1)
-				return -1;	/* --strict */
-			if (rc == 1)
-				x->nfailed++;	/* --strict --force */
-			continue;
-		}
-		if (x->interrupted)
-			return -1;
-		stmt_where(&b, l, os, c);
-		buf_addf(&b, ": ERROR %u (%s): %s", mysql_errno(m),
-		    mysql_sqlstate(m), mysql_error(m));
-		if (x->o->force && os->obj != NULL &&
-		    !sx_fatal_errno(mysql_errno(m))) {
-			sx_report(x, "%s", b.p);
-			x->nfailed++;
-			buf_release(&b);
-			return 0;
-		}
-		sx_set_error(x, l->frame, "%s", b.p);
-		buf_release(&b);
-		return -1;
-	}
-	if (os->role == OBJSQL_USE) {
-		free(l->db);
-		l->db = strdup(os->db);
-	}
-	if (os->role == OBJSQL_CREATE)
-		l->objects++;
-	return 0;
-}
-
-/*
- * The session rows2sql's SQL sets (its dump header, lib/objsql), on every
- * connection; then sqlexec's own rule: unique_checks stays 1 (exec.c).
- */
-static int
-session(struct loader *l)
-{
-	struct objsql_stmt os;
-	const char	*why;
-
-	l->nconn = l->x->nconn;
-	if (objsql_session(l->objs, l->time_zone, run_stmt, l) == -1) {
-		why = objsql_errstr(l->objs);
-		if (*why != '\0')
-			sx_set_error(l->x, 0, "%s", why);
-		return -1;
-	}
-	memset(&os, 0, sizeof(os));
-	os.text = "SET SESSION unique_checks=1";
-	os.len = strlen(os.text);
-	os.role = OBJSQL_CONTEXT;
-	return run_stmt(l, &os);
 }
 
 static int
@@ -298,301 +93,6 @@ header(struct loader *l, const struct buf *hdr)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * The resume point once unit u (of table t, being queued now) commits:
- * the frame before the first frame any other table's open unit holds,
- * or the frame at hand.  Monotonic: open units only ever start later.
- */
-static uint64_t
-end_point(struct loader *l, const struct ld_table *t, uint64_t *hash)
-{
-	uint64_t	 e = l->frame;
-	size_t		 i;
-
-	*hash = l->hash;
-	for (i = 0; i < l->ntbl; i++)
-		if (l->tbl[i] != t && l->tbl[i]->open != NULL &&
-		    l->tbl[i]->open->rows->first_frame - 1 < e) {
-			e = l->tbl[i]->open->rows->first_frame - 1;
-			*hash = l->tbl[i]->open->rows->first_prev_hash;
-		}
-	return e;
-}
-
-/* Queue the unit table t is filling. */
-static void
-unit_push(struct loader *l, struct ld_table *t)
-{
-	struct sx_unit	*u = t->open;
-	struct buf	 b = BUF_INIT;
-	int		 bulk, alone;
-
-	if (u == NULL || l->hold)
-		return;
-	t->open = NULL;
-	u->end_no = end_point(l, t, &u->end_hash);
-	/* committed, the table's frames up to its last are in */
-	u->has_mark = 1;
-	u->mark.table = t->t->id;
-	u->mark.frame = u->rows->last_frame;
-	u->mark_hash = u->rows->last_hash;
-	/*
-	 * Not the statement path's first unit alone with unique_checks=0
-	 * (exec.c): MariaDB's bulk load of an empty table (MDEV-24818) cost
-	 * the server more CPU than row inserts did for bulk executes here
-	 * (1.74 s against 0.61 s, 200000 rows as one unit), and without it
-	 * every unit can run in parallel.
-	 */
-	t->nunits++;
-	bulk = u->bulk = 0;
-	/* not transactional: alone, so that nothing rolls it back (nontx.c) */
-	alone = t->engine != NULL;
-	if (l->o->dry_run) {
-		sx_rows_where(&b, u);
-		printf("unit %" PRIu64 ": %s, %zu bytes: one transaction%s\n",
-		    ++l->dry_seq, b.p, u->rows->data.len, bulk ?
-		    ", alone (first into a table: bulk)" : "");
-		buf_release(&b);
-		sx_unit_free(u);
-		return;
-	}
-	if (bulk || alone)
-		sx_drain(l->x);
-	sx_push(l->x, u);		/* the workers' now */
-	if (bulk || alone)
-		sx_drain(l->x);
-}
-
-static void
-push_all(struct loader *l)
-{
-	size_t	 i;
-
-	for (i = 0; i < l->ntbl; i++)
-		unit_push(l, l->tbl[i]);
-}
-
-/* Wait for everything queued; frames before this one are done. */
-static int
-barrier(struct loader *l)
-{
-	struct sx	*x = l->x;
-
-	/* resuming, before its last frame: nothing is queued */
-	if (l->hold)
-		return 0;
-	push_all(l);
-	if (l->o->dry_run)
-		return 0;
-	if (sx_drain(x) == -1)
-		return -1;
-	pthread_mutex_lock(&x->mu);
-	sx_done(x, l->frame - 1, l->prev_hash);
-	pthread_mutex_unlock(&x->mu);
-	return 0;
-}
-
-/* A failed checkpoint write on connection 1 (--checkpoint): recorded. */
-static int
-ckpt_error(struct loader *l, const struct frame *f)
-{
-	MYSQL	*m = l->x->conn[0];
-
-	return frame_error(l, f, "checkpoint %s: ERROR %u (%s): %s",
-	    l->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
-	    mysql_error(m));
-}
-
-/*
- * --defer-indexes: once every row before is in, add the deferred
- * indexes, one ALTER per table, in parallel.  0 or -1 (recorded).
- */
-static int
-run_deferred(struct loader *l)
-{
-	size_t	 i;
-	int	 rc;
-
-	if (l->ndefer == 0 || barrier(l) == -1)
-		return l->ndefer == 0 ? 0 : -1;
-	rc = sx_defer_run(l->x, l->defer, l->ndefer);
-	for (i = 0; i < l->ndefer; i++) {
-		free(l->defer[i].table);
-		free(l->defer[i].sql);
-	}
-	l->ndefer = 0;
-	if (rc == 0) {
-		pthread_mutex_lock(&l->x->mu);
-		sx_done(l->x, l->frame - 1, l->prev_hash);
-		pthread_mutex_unlock(&l->x->mu);
-	}
-	return rc;
-}
-
-/*
- * --defer-indexes: create table ob without its non-unique secondary
- * keys and keep an ALTER that adds them.  *create: the object to create
- * (ob itself, or a copy whose ddl points into ddl).  0 or -1 (recorded).
- */
-static int
-defer_table(struct loader *l, const struct rp_object *ob,
-    struct rp_object *create, struct buf *ddl)
-{
-	struct sx_deferred *d;
-	struct buf	 adds = BUF_INIT, alter = BUF_INIT;
-	int		 rc;
-
-	*create = *ob;
-	if (!sx_defer_pays(ob))
-		return 0;
-	if ((rc = sx_defer_split(ob->ddl, ob->ddl_len, ddl, &adds)) <= 0) {
-		buf_release(&adds);
-		return rc == 0 ? 0 : frame_error(l, l->f, "%s",
-		    strerror(ENOMEM));
-	}
-	buf_adds(&alter, "ALTER TABLE ");
-	quote_ident2(&alter, names_db(&l->o->names, ob->schema), ob->name);
-	buf_addc(&alter, ' ');
-	buf_add(&alter, adds.p, adds.len);
-	buf_release(&adds);
-	d = reallocarray(l->defer, l->ndefer + 1, sizeof(*d));
-	if (alter.err || d == NULL) {
-		buf_release(&alter);
-		return frame_error(l, l->f, "%s", strerror(ENOMEM));
-	}
-	l->defer = d;
-	d = &l->defer[l->ndefer++];
-	d->len = alter.len;
-	d->sql = buf_detach(&alter, NULL);
-	d->frame = l->frame;
-	if (asprintf(&d->table, "%s.%s", names_db(&l->o->names, ob->schema),
-	    ob->name) == -1)
-		d->table = NULL;
-	create->ddl = ddl->p;
-	create->ddl_len = ddl->len;
-	return 0;
-}
-
-/*
- * --defer-indexes and --skip-to past a table's creation: if the run that
- * created it stopped before its deferred indexes were added (it has none
- * of them), add them at the end of this one.  0 or -1 (recorded).
- */
-static int
-resumed(struct loader *l, const struct rp_object *ob)
-{
-	struct sx	*x = l->x;
-	struct rp_object create;
-	struct buf	 q = BUF_INIT, ddl = BUF_INIT, a = BUF_INIT;
-	MYSQL_RES	*res = NULL;
-	MYSQL_ROW	 row;
-	unsigned long	*len;
-	int		 rc = -1, has;
-
-	buf_adds(&q, "SHOW CREATE TABLE ");
-	quote_ident2(&q, names_db(&l->o->names, ob->schema), ob->name);
-	if (q.err || mysql_real_query(x->conn[0], q.p, q.len) != 0 ||
-	    (res = mysql_store_result(x->conn[0])) == NULL ||
-	    (row = mysql_fetch_row(res)) == NULL ||
-	    (len = mysql_fetch_lengths(res)) == NULL || row[1] == NULL) {
-		frame_error(l, l->f, "%s.%s: SHOW CREATE TABLE: %s",
-		    ob->schema, ob->name, mysql_error(x->conn[0]));
-		goto out;
-	}
-	if ((has = sx_defer_split(row[1], len[1], &ddl, &a)) == -1) {
-		frame_error(l, l->f, "%s", strerror(ENOMEM));
-		goto out;
-	}
-	/* it has indexes to defer: they were added, or never deferred */
-	rc = has == 1 ? 0 : defer_table(l, ob, &create, &ddl);
-out:
-	if (res != NULL)
-		mysql_free_result(res);
-	buf_release(&q);
-	buf_release(&ddl);
-	buf_release(&a);
-	return rc;
-}
-
-static int
-object(struct loader *l, const struct frame *f)
-{
-	struct rp_object ob, create;
-	struct buf	 ddl = BUF_INIT;
-	const char	*why, *schema, *eng;
-	int		 rc = -1;
-
-	if (dec_object(f, &ob) == -1)
-		return frame_error(l, f, "corrupt object frame");
-	if (f->seq <= l->o->skip_to)
-		return ob.kind == OBJ_TABLE && l->o->defer_indexes &&
-		    !l->o->no_create && !l->o->dry_run ? resumed(l, &ob) : 0;
-	/* objects are barriers: no resume point has one after N */
-	if (l->hold) {
-		char	 given[512];
-
-		sx_resume_given(l->x, given, sizeof(given));
-		l->x->no_resume = 1;
-		return frame_error(l, f, "%s: an object among the frames the "
-		    "resume point skips: it is not the input the resume point "
-		    "was made from", given);
-	}
-	/* The objects after the rows: the tables' indexes first. */
-	if (ob.kind != OBJ_DATABASE && ob.kind != OBJ_TABLE &&
-	    ob.kind != OBJ_SEQUENCE && run_deferred(l) == -1)
-		return -1;
-	if (barrier(l) == -1)
-		return -1;
-	if (l->o->dry_run) {
-		printf("frame %" PRIu64 ": %s %s.%s: barrier\n", f->seq,
-		    kind_name(ob.kind), ob.schema, ob.name);
-		return 0;
-	}
-	create = ob;
-	if (ob.kind == OBJ_TABLE && l->o->defer_indexes && !l->o->no_create &&
-	    defer_table(l, &ob, &create, &ddl) == -1)
-		goto out;
-	l->nconn = 1;
-	/* DDL commits on its own: pending while it runs (checkpoint.c) */
-	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
-	    f->seq - 1, l->prev_hash, f->seq, l->hash, 1) == -1) {
-		ckpt_error(l, f);
-		goto out;
-	}
-	if (objsql_object(l->objs, &create, run_stmt, l) == -1) {
-		why = objsql_errstr(l->objs);
-		if (*why != '\0')
-			frame_error(l, f, "%s", why);
-		goto out;
-	}
-	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
-	    f->seq, l->hash, 0, 0, 1) == -1) {
-		ckpt_error(l, f);
-		goto out;
-	}
-	pthread_mutex_lock(&l->x->mu);
-	sx_done(l->x, f->seq, l->hash);
-	pthread_mutex_unlock(&l->x->mu);
-	/* its engine, while nothing runs: for its rows (table_engine()) */
-	if (ob.kind == OBJ_TABLE || ob.kind == OBJ_SEQUENCE ||
-	    ob.kind == OBJ_VIEW) {
-		schema = names_db(&l->o->names, ob.schema);
-		sx_nontx_drop(l->x, schema, ob.name);
-		if (ob.kind == OBJ_TABLE && !l->o->no_create &&
-		    sx_nontx(l->x, l->x->conn[0], schema, ob.name, &eng) == -1) {
-			frame_error(l, f, "%s.%s: its engine: ERROR %u (%s): %s",
-			    schema, ob.name, mysql_errno(l->x->conn[0]),
-			    mysql_sqlstate(l->x->conn[0]),
-			    mysql_error(l->x->conn[0]));
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	buf_release(&ddl);
-	return rc;
 }
 
 /*
@@ -693,16 +193,16 @@ table_engine(struct loader *l, struct ld_table *t)
 	int		 rc;
 
 	if ((rc = sx_nontx(x, NULL, schema, t->t->name, &e)) == -2) {
-		if (barrier(l) == -1)
+		if (ld_barrier(l) == -1)
 			return -1;
 		rc = sx_nontx(x, x->conn[0], schema, t->t->name, &e);
 	}
 	if (rc == -1)
-		return frame_error(l, l->f, "%s: its engine: ERROR %u (%s): %s",
+		return ld_frame_error(l, l->f, "%s: its engine: ERROR %u (%s): %s",
 		    t->name, mysql_errno(x->conn[0]),
 		    mysql_sqlstate(x->conn[0]), mysql_error(x->conn[0]));
 	if (rc == 1 && (t->engine = strdup(e)) == NULL)
-		return frame_error(l, l->f, "%s", strerror(ENOMEM));
+		return ld_frame_error(l, l->f, "%s", strerror(ENOMEM));
 	return 0;
 }
 
@@ -713,14 +213,14 @@ table(struct loader *l, const struct frame *f)
 	const char	*est;
 
 	if ((t = calloc(1, sizeof(*t))) == NULL)
-		return frame_error(l, f, "%s", strerror(errno));
+		return ld_frame_error(l, f, "%s", strerror(errno));
 	if ((t->t = dec_table(f)) == NULL) {
 		free(t);
-		return frame_error(l, f, "corrupt table frame");
+		return ld_frame_error(l, f, "corrupt table frame");
 	}
 	if (table_find(l, t->t->id) != NULL) {
 		ld_table_free(t);
-		return frame_error(l, f, "table id %" PRIu64 " sent twice",
+		return ld_frame_error(l, f, "table id %" PRIu64 " sent twice",
 		    t->t->id);
 	}
 	if (asprintf(&t->name, "%s.%s", names_db(&l->o->names,
@@ -729,7 +229,7 @@ table(struct loader *l, const struct frame *f)
 	if (t->name == NULL || table_setup(t, &l->o->names) == -1 ||
 	    (nt = reallocarray(l->tbl, l->ntbl + 1, sizeof(*nt))) == NULL) {
 		ld_table_free(t);
-		return frame_error(l, f, "%s", strerror(ENOMEM));
+		return ld_frame_error(l, f, "%s", strerror(ENOMEM));
 	}
 	l->tbl = nt;
 	l->tbl[l->ntbl++] = t;
@@ -750,7 +250,7 @@ table(struct loader *l, const struct frame *f)
 		os.len = strlen(os.text);
 		os.role = OBJSQL_CONTEXT;
 		l->nconn = l->x->nconn;
-		if (barrier(l) == -1 || run_stmt(l, &os) == -1)
+		if (ld_barrier(l) == -1 || ld_run_stmt(l, &os) == -1)
 			return -1;
 		l->history = 1;
 	}
@@ -786,12 +286,12 @@ rows(struct loader *l, const struct frame *f)
 	size_t		*ne;
 
 	if (dec_rows_begin(f, &rr) == -1)
-		return frame_error(l, f, "corrupt rows frame");
+		return ld_frame_error(l, f, "corrupt rows frame");
 	if ((t = table_find(l, rr.table_id)) == NULL)
-		return frame_error(l, f, "rows of unknown table id %" PRIu64,
+		return ld_frame_error(l, f, "rows of unknown table id %" PRIu64,
 		    rr.table_id);
 	if (t->ended)
-		return frame_error(l, f, "%s: rows after the end of the "
+		return ld_frame_error(l, f, "%s: rows after the end of the "
 		    "table", t->name);
 	if (f->seq <= l->o->skip_to || f->seq <= t->skip_mark) {
 		t->rows += rr.nrows;
@@ -799,25 +299,25 @@ rows(struct loader *l, const struct frame *f)
 		return 0;
 	}
 	if (t->open == NULL && (t->open = unit_new(l, t)) == NULL)
-		return frame_error(l, f, "%s", strerror(errno));
+		return ld_frame_error(l, f, "%s", strerror(errno));
 	r = t->open->rows;
 	if (r->n == r->cap) {
 		if ((ne = reallocarray(r->end, r->cap ? r->cap * 2 : 8,
 		    sizeof(*ne))) == NULL)
-			return frame_error(l, f, "%s", strerror(errno));
+			return ld_frame_error(l, f, "%s", strerror(errno));
 		r->end = ne;
 		r->cap = r->cap ? r->cap * 2 : 8;
 	}
 	buf_add(&r->data, f->p, f->len);
 	if (r->data.err)
-		return frame_error(l, f, "%s", strerror(ENOMEM));
+		return ld_frame_error(l, f, "%s", strerror(ENOMEM));
 	r->end[r->n++] = r->data.len;
 	r->last_frame = f->seq;
 	r->last_hash = l->hash;
 	r->nrows += rr.nrows;
 	t->rows += rr.nrows;
 	if (r->data.len >= l->o->commit_every)
-		unit_push(l, t);
+		ld_unit_push(l, t);
 	return 0;
 }
 
@@ -841,19 +341,19 @@ table_end(struct loader *l, const struct frame *f)
 	uint64_t	 id, n;
 
 	if (dec_table_end(f, &id, &n) == -1)
-		return frame_error(l, f, "corrupt table end frame");
+		return ld_frame_error(l, f, "corrupt table end frame");
 	if ((t = table_find(l, id)) == NULL)
-		return frame_error(l, f, "end of unknown table id %" PRIu64,
+		return ld_frame_error(l, f, "end of unknown table id %" PRIu64,
 		    id);
 	if (n != t->rows)
-		return frame_error(l, f, "%s: %" PRIu64 " rows announced, %"
+		return ld_frame_error(l, f, "%s: %" PRIu64 " rows announced, %"
 		    PRIu64 " received", t->name, n, t->rows);
 	if (first_piece(l, t))
 		l->tables++;	/* the summary's tables, not (table, part)s */
 	t->ended = 1;
 	if (l->x->prog != NULL)
 		progress_add(l->x->prog, 1, 0, 0);
-	unit_push(l, t);
+	ld_unit_push(l, t);
 	return 0;
 }
 
@@ -881,7 +381,7 @@ identity(struct loader *l, const struct frame *f)
 			return -1;
 		/* the same input: what was held may commit */
 		l->hold = 0;
-		push_all(l);
+		ld_push_all(l);
 	}
 	sx_id_add(&l->id, &type, 1);
 	sx_id_add(&l->id, f->p, f->len);
@@ -919,7 +419,7 @@ dispatch_frame(struct loader *l, const struct frame *f)
 	l->frame = f->seq;
 	switch (f->type) {
 	case FT_OBJECT:
-		return object(l, f);
+		return ld_object(l, f);
 	case FT_TABLE:
 		return table(l, f);
 	case FT_ROWS:
@@ -927,10 +427,10 @@ dispatch_frame(struct loader *l, const struct frame *f)
 	case FT_TABLE_END:
 		return table_end(l, f);
 	case FT_STMT:
-		return frame_error(l, f, "a statement frame in a snapshot "
+		return ld_frame_error(l, f, "a statement frame in a snapshot "
 		    "stream");
 	default:
-		return frame_error(l, f, "unexpected frame type %d", f->type);
+		return ld_frame_error(l, f, "unexpected frame type %d", f->type);
 	}
 }
 
@@ -1092,14 +592,14 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 	}
 	if (x->err.msg == NULL && resume_form(&l) == 0 &&
 	    header(&l, hdr) == 0 &&
-	    (l.o->dry_run || session(&l) == 0) &&
+	    (l.o->dry_run || ld_session(&l) == 0) &&
 	    dispatch_frame(&l, first) == 0)
 		rc = read_frames(&l, r, &input_err);
 	if (rc == 0 && identity_end(&l) == -1)
 		rc = -1;
 	if (rc == 0) {
-		push_all(&l);	/* tables the trailer ended without TABLE_END */
-		if (!l.o->dry_run && run_deferred(&l) == 0 &&
+		ld_push_all(&l);	/* tables the trailer ended without TABLE_END */
+		if (!l.o->dry_run && ld_run_deferred(&l) == 0 &&
 		    sx_drain(x) == 0) {
 			pthread_mutex_lock(&x->mu);
 			sx_done(x, l.frame, l.hash);

@@ -1,0 +1,370 @@
+/*
+ * snapobj: the snapshot stream's objects (snap.h), barriers each: run as
+ * lib/objsql gives them (rows2sql's statements), on connection 1 or, for
+ * session context, every connection; DDL pending in the checkpoint while
+ * it runs; --defer-indexes' ALTERs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snap.h"
+#include "quote.h"
+
+/*
+ * Running lib/objsql's statements: on l->nconn connections, every result
+ * drained, committed if left open; warnings counted once and shown as
+ * warn.c does.  0, or -1 with the error recorded (with --force, a failed
+ * object is reported and counted and the run goes on).
+ */
+
+static const char *
+kind_name(int kind)
+{
+	const char	*n = rp_object_kind_name(kind);
+
+	return n != NULL ? n : "object";
+}
+
+static const char *
+role_name(int role)
+{
+	switch (role) {
+	case OBJSQL_USE:	return "USE";
+	case OBJSQL_DROP:	return "DROP";
+	case OBJSQL_CREATE:	return "CREATE";
+	case OBJSQL_STATE:	return "SETVAL";
+	default:		return "session context";
+	}
+}
+
+/* "frame N: view s.v: CREATE" or "session: SET ...", for messages. */
+static void
+stmt_where(struct buf *b, const struct loader *l,
+    const struct objsql_stmt *os, int c)
+{
+	if (os->obj != NULL)
+		buf_addf(b, "frame %" PRIu64 ": %s %s%s%s: %.*s", l->frame,
+		    kind_name(os->obj->kind), os->obj->schema,
+		    *os->obj->schema != '\0' ? "." : "", os->obj->name,
+		    /* a grant: which one (a PROXY grant, say) */
+		    os->obj->kind == OBJ_GRANT ? (int)os->len : -1,
+		    os->obj->kind == OBJ_GRANT ? os->text :
+		    role_name(os->role));
+	else
+		buf_addf(b, "session: %s", os->text);
+	if (c > 0)
+		buf_addf(b, " on connection %d", c + 1);
+}
+
+/*
+ * os on conn[c], every result drained; *warns: its warnings.  0, or -1
+ * (a server error on m, or interrupted: *m NULL).
+ */
+static int
+run_on(struct sx *x, int c, const struct objsql_stmt *os, unsigned *warns)
+{
+	MYSQL		*m = x->conn[c];
+	MYSQL_RES	*res;
+	int		 rc;
+
+	*warns = 0;
+	if (sx_conn_begin(x, c) == -1)
+		return -1;
+	if ((rc = mysql_real_query(m, os->text, os->len)) == 0) {
+		do {
+			if ((res = mysql_store_result(m)) != NULL)
+				mysql_free_result(res);
+			*warns += mysql_warning_count(m);
+		} while ((rc = mysql_next_result(m)) == 0);
+		rc = rc > 0;
+	}
+	sx_conn_end(x, c);
+	if (rc == 0 && mysql_commit(m) != 0)
+		rc = 1;
+	return rc == 0 ? 0 : -1;
+}
+
+int
+ld_run_stmt(void *arg, const struct objsql_stmt *os)
+{
+	struct loader	*l = arg;
+	struct sx	*x = l->x;
+	struct buf	 b = BUF_INIT;
+	MYSQL		*m;
+	unsigned	 w;
+	int		 c, rc;
+
+	if (os->role == OBJSQL_USE && l->db != NULL &&
+	    strcmp(l->db, os->db) == 0)
+		return 0;
+	for (c = 0; c < l->nconn; c++) {
+		m = x->conn[c];
+		if (run_on(x, c, os, &w) == 0) {
+			if (w == 0 || c > 0)
+				continue;	/* every connection: count once */
+			pthread_mutex_lock(&x->mu);
+			x->nwarnings += w;
+			pthread_mutex_unlock(&x->mu);
+			if (x->interrupted || !sx_warn_wanted(x))
+				continue;
+			stmt_where(&b, l, os, c);
+			rc = sx_warn(x, m, w, l->frame, b.p);
+			buf_release(&b);
+			if (rc == -1)
+				return -1;	/* --strict */
+			if (rc == 1)
+				x->nfailed++;	/* --strict --force */
+			continue;
+		}
+		if (x->interrupted)
+			return -1;
+		stmt_where(&b, l, os, c);
+		buf_addf(&b, ": ERROR %u (%s): %s", mysql_errno(m),
+		    mysql_sqlstate(m), mysql_error(m));
+		if (x->o->force && os->obj != NULL &&
+		    !sx_fatal_errno(mysql_errno(m))) {
+			sx_report(x, "%s", b.p);
+			x->nfailed++;
+			buf_release(&b);
+			return 0;
+		}
+		sx_set_error(x, l->frame, "%s", b.p);
+		buf_release(&b);
+		return -1;
+	}
+	if (os->role == OBJSQL_USE) {
+		free(l->db);
+		l->db = strdup(os->db);
+	}
+	if (os->role == OBJSQL_CREATE)
+		l->objects++;
+	return 0;
+}
+
+/*
+ * The session rows2sql's SQL sets (its dump header, lib/objsql), on every
+ * connection; then sqlexec's own rule: unique_checks stays 1 (exec.c).
+ */
+int
+ld_session(struct loader *l)
+{
+	struct objsql_stmt os;
+	const char	*why;
+
+	l->nconn = l->x->nconn;
+	if (objsql_session(l->objs, l->time_zone, ld_run_stmt, l) == -1) {
+		why = objsql_errstr(l->objs);
+		if (*why != '\0')
+			sx_set_error(l->x, 0, "%s", why);
+		return -1;
+	}
+	memset(&os, 0, sizeof(os));
+	os.text = "SET SESSION unique_checks=1";
+	os.len = strlen(os.text);
+	os.role = OBJSQL_CONTEXT;
+	return ld_run_stmt(l, &os);
+}
+
+/* A failed checkpoint write on connection 1 (--checkpoint): recorded. */
+static int
+ckpt_error(struct loader *l, const struct frame *f)
+{
+	MYSQL	*m = l->x->conn[0];
+
+	return ld_frame_error(l, f, "checkpoint %s: ERROR %u (%s): %s",
+	    l->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
+	    mysql_error(m));
+}
+
+/*
+ * --defer-indexes: once every row before is in, add the deferred
+ * indexes, one ALTER per table, in parallel.  0 or -1 (recorded).
+ */
+int
+ld_run_deferred(struct loader *l)
+{
+	size_t	 i;
+	int	 rc;
+
+	if (l->ndefer == 0 || ld_barrier(l) == -1)
+		return l->ndefer == 0 ? 0 : -1;
+	rc = sx_defer_run(l->x, l->defer, l->ndefer);
+	for (i = 0; i < l->ndefer; i++) {
+		free(l->defer[i].table);
+		free(l->defer[i].sql);
+	}
+	l->ndefer = 0;
+	if (rc == 0) {
+		pthread_mutex_lock(&l->x->mu);
+		sx_done(l->x, l->frame - 1, l->prev_hash);
+		pthread_mutex_unlock(&l->x->mu);
+	}
+	return rc;
+}
+
+/*
+ * --defer-indexes: create table ob without its non-unique secondary
+ * keys and keep an ALTER that adds them.  *create: the object to create
+ * (ob itself, or a copy whose ddl points into ddl).  0 or -1 (recorded).
+ */
+static int
+defer_table(struct loader *l, const struct rp_object *ob,
+    struct rp_object *create, struct buf *ddl)
+{
+	struct sx_deferred *d;
+	struct buf	 adds = BUF_INIT, alter = BUF_INIT;
+	int		 rc;
+
+	*create = *ob;
+	if (!sx_defer_pays(ob))
+		return 0;
+	if ((rc = sx_defer_split(ob->ddl, ob->ddl_len, ddl, &adds)) <= 0) {
+		buf_release(&adds);
+		return rc == 0 ? 0 : ld_frame_error(l, l->f, "%s",
+		    strerror(ENOMEM));
+	}
+	buf_adds(&alter, "ALTER TABLE ");
+	quote_ident2(&alter, names_db(&l->o->names, ob->schema), ob->name);
+	buf_addc(&alter, ' ');
+	buf_add(&alter, adds.p, adds.len);
+	buf_release(&adds);
+	d = reallocarray(l->defer, l->ndefer + 1, sizeof(*d));
+	if (alter.err || d == NULL) {
+		buf_release(&alter);
+		return ld_frame_error(l, l->f, "%s", strerror(ENOMEM));
+	}
+	l->defer = d;
+	d = &l->defer[l->ndefer++];
+	d->len = alter.len;
+	d->sql = buf_detach(&alter, NULL);
+	d->frame = l->frame;
+	if (asprintf(&d->table, "%s.%s", names_db(&l->o->names, ob->schema),
+	    ob->name) == -1)
+		d->table = NULL;
+	create->ddl = ddl->p;
+	create->ddl_len = ddl->len;
+	return 0;
+}
+
+/*
+ * --defer-indexes and --skip-to past a table's creation: if the run that
+ * created it stopped before its deferred indexes were added (it has none
+ * of them), add them at the end of this one.  0 or -1 (recorded).
+ */
+static int
+resumed(struct loader *l, const struct rp_object *ob)
+{
+	struct sx	*x = l->x;
+	struct rp_object create;
+	struct buf	 q = BUF_INIT, ddl = BUF_INIT, a = BUF_INIT;
+	MYSQL_RES	*res = NULL;
+	MYSQL_ROW	 row;
+	unsigned long	*len;
+	int		 rc = -1, has;
+
+	buf_adds(&q, "SHOW CREATE TABLE ");
+	quote_ident2(&q, names_db(&l->o->names, ob->schema), ob->name);
+	if (q.err || mysql_real_query(x->conn[0], q.p, q.len) != 0 ||
+	    (res = mysql_store_result(x->conn[0])) == NULL ||
+	    (row = mysql_fetch_row(res)) == NULL ||
+	    (len = mysql_fetch_lengths(res)) == NULL || row[1] == NULL) {
+		ld_frame_error(l, l->f, "%s.%s: SHOW CREATE TABLE: %s",
+		    ob->schema, ob->name, mysql_error(x->conn[0]));
+		goto out;
+	}
+	if ((has = sx_defer_split(row[1], len[1], &ddl, &a)) == -1) {
+		ld_frame_error(l, l->f, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	/* it has indexes to defer: they were added, or never deferred */
+	rc = has == 1 ? 0 : defer_table(l, ob, &create, &ddl);
+out:
+	if (res != NULL)
+		mysql_free_result(res);
+	buf_release(&q);
+	buf_release(&ddl);
+	buf_release(&a);
+	return rc;
+}
+
+int
+ld_object(struct loader *l, const struct frame *f)
+{
+	struct rp_object ob, create;
+	struct buf	 ddl = BUF_INIT;
+	const char	*why, *schema, *eng;
+	int		 rc = -1;
+
+	if (dec_object(f, &ob) == -1)
+		return ld_frame_error(l, f, "corrupt object frame");
+	if (f->seq <= l->o->skip_to)
+		return ob.kind == OBJ_TABLE && l->o->defer_indexes &&
+		    !l->o->no_create && !l->o->dry_run ? resumed(l, &ob) : 0;
+	/* objects are barriers: no resume point has one after N */
+	if (l->hold) {
+		char	 given[512];
+
+		sx_resume_given(l->x, given, sizeof(given));
+		l->x->no_resume = 1;
+		return ld_frame_error(l, f, "%s: an object among the frames the "
+		    "resume point skips: it is not the input the resume point "
+		    "was made from", given);
+	}
+	/* The objects after the rows: the tables' indexes first. */
+	if (ob.kind != OBJ_DATABASE && ob.kind != OBJ_TABLE &&
+	    ob.kind != OBJ_SEQUENCE && ld_run_deferred(l) == -1)
+		return -1;
+	if (ld_barrier(l) == -1)
+		return -1;
+	if (l->o->dry_run) {
+		printf("frame %" PRIu64 ": %s %s.%s: barrier\n", f->seq,
+		    kind_name(ob.kind), ob.schema, ob.name);
+		return 0;
+	}
+	create = ob;
+	if (ob.kind == OBJ_TABLE && l->o->defer_indexes && !l->o->no_create &&
+	    defer_table(l, &ob, &create, &ddl) == -1)
+		goto out;
+	l->nconn = 1;
+	/* DDL commits on its own: pending while it runs (checkpoint.c) */
+	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
+	    f->seq - 1, l->prev_hash, f->seq, l->hash, 1) == -1) {
+		ckpt_error(l, f);
+		goto out;
+	}
+	if (objsql_object(l->objs, &create, ld_run_stmt, l) == -1) {
+		why = objsql_errstr(l->objs);
+		if (*why != '\0')
+			ld_frame_error(l, f, "%s", why);
+		goto out;
+	}
+	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
+	    f->seq, l->hash, 0, 0, 1) == -1) {
+		ckpt_error(l, f);
+		goto out;
+	}
+	pthread_mutex_lock(&l->x->mu);
+	sx_done(l->x, f->seq, l->hash);
+	pthread_mutex_unlock(&l->x->mu);
+	/* its engine, while nothing runs: for its rows (table_engine()) */
+	if (ob.kind == OBJ_TABLE || ob.kind == OBJ_SEQUENCE ||
+	    ob.kind == OBJ_VIEW) {
+		schema = names_db(&l->o->names, ob.schema);
+		sx_nontx_drop(l->x, schema, ob.name);
+		if (ob.kind == OBJ_TABLE && !l->o->no_create &&
+		    sx_nontx(l->x, l->x->conn[0], schema, ob.name, &eng) == -1) {
+			ld_frame_error(l, f, "%s.%s: its engine: ERROR %u (%s): %s",
+			    schema, ob.name, mysql_errno(l->x->conn[0]),
+			    mysql_sqlstate(l->x->conn[0]),
+			    mysql_error(l->x->conn[0]));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	buf_release(&ddl);
+	return rc;
+}
