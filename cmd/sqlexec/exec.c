@@ -21,390 +21,7 @@
 #include "util.h"
 #include "lit.h"
 #include "load.h"
-
-struct dispatch {
-	struct sx	*x;
-	const struct sx_opts *o;
-	struct sx_unit	*cur;		/* unit being filled */
-	uint64_t	 consumed;	/* last statement number read */
-	uint64_t	 resumed;	/* statements skipped by --skip-to */
-	uint64_t	 resumed_session; /* ... of which run again (SET, USE) */
-	uint64_t	 txn_rows;	/* rows affected before the input's BEGIN */
-	uint64_t	 dry_seq;	/* units planned, for --dry-run */
-	int		 exclusive;	/* the unit being filled is a bulk unit */
-	int		 ignore;	/* it holds an INSERT IGNORE */
-	char		**warm;		/* tables written since the last barrier */
-	size_t		 nwarm;
-	struct buf	 last;		/* the last target found warm */
-	uint64_t	 txn;		/* the input's BEGIN open: its number */
-	uint64_t	 txn_hash;	/* the identity up to just before it */
-	struct sx_id	 id;		/* the input's identity, running */
-	uint64_t	 hash;		/* ... up to the statement read last */
-	uint64_t	 prev_hash;	/* ... up to the one before it */
-	int		 checked;	/* --skip-to's identity was checked */
-	int		 serial;	/* one connection from here on */
-	int		 autocommit_off; /* the input said SET autocommit=0 */
-	struct buf	 header;	/* the header frame's payload */
-	int		 snapshot;	/* a snapshot stream: sx_load() ran it */
-	int		 use_warned;	/* a USE overrode the database argument */
-	double		 t0;
-};
-
-/*
- * MariaDB (MDEV-24818) loads an empty InnoDB table or partition in bulk,
- * which is faster, when unique_checks and foreign_key_checks are both 0,
- * but under a table lock held until commit.  The first unit that writes a
- * table after a barrier is therefore a "bulk" unit: it runs with
- * unique_checks=0 and alone (the dispatcher waits for its commit before
- * queueing the next unit), so that no other unit can wait for its lock
- * while it waits for their commits.  Every other unit runs with
- * unique_checks=1 (worker.c), in parallel, under row locks.
- */
-static int
-check_warm(struct dispatch *d, const char *t, size_t len)
-{
-	size_t	 i;
-	char	**w;
-
-	if (d->last.p != NULL && d->last.len == len &&
-	    memcmp(d->last.p, t, len) == 0)
-		return 0;
-	for (i = 0; i < d->nwarm; i++)
-		if (strcmp(d->warm[i], t) == 0)
-			break;
-	if (i == d->nwarm) {
-		if ((w = reallocarray(d->warm, d->nwarm + 1,
-		    sizeof(*w))) == NULL)
-			return -1;
-		d->warm = w;
-		if ((w[d->nwarm] = strdup(t)) == NULL)
-			return -1;
-		d->nwarm++;
-		d->exclusive = 1;
-	}
-	buf_reset(&d->last);
-	buf_add(&d->last, t, len);
-	return d->last.err ? -1 : 0;
-}
-
-static void
-cool_all(struct dispatch *d)
-{
-	while (d->nwarm > 0)
-		free(d->warm[--d->nwarm]);
-	buf_reset(&d->last);
-}
-
-/*
- * Is s an INSERT IGNORE?  MariaDB's bulk load of an empty table
- * (MDEV-24818: unique_checks and foreign_key_checks 0) loses every row of
- * the transaction when an INSERT IGNORE in it meets a duplicate key
- * (10.11.19: INSERT INTO t VALUES (1); INSERT IGNORE INTO t VALUES (2),
- * (2); COMMIT leaves t empty), so a unit holding one is never a bulk
- * unit.  A word IGNORE before the values is enough: a false yes only
- * costs the bulk load.
- */
-static int
-insert_ignore(const struct rp_stmt *s)
-{
-	const char	*p = s->text, *e = s->text + s->len, *w;
-
-	for (; p < e && *p != '(' && *p != '\''; p++) {
-		if ((*p | 0x20) != 'i' || (size_t)(e - p) < 6 ||
-		    strncasecmp(p, "IGNORE", 6) != 0)
-			continue;
-		w = p + 6;
-		if ((p == s->text || !isalnum((unsigned char)p[-1])) &&
-		    (w == e || !isalnum((unsigned char)*w)))
-			return 1;
-	}
-	return 0;
-}
-
-/* Append a parallel statement to the unit being filled. */
-static int
-unit_add(struct dispatch *d, const struct rp_stmt *s)
-{
-	struct sx_unit	*u = d->cur;
-	struct sx_stmt	*st;
-	size_t		 mark;
-
-	if (u == NULL) {
-		if ((u = d->cur = calloc(1, sizeof(*u))) == NULL)
-			return -1;
-	}
-	if (u->n == u->cap) {
-		st = reallocarray(u->st, u->cap ? u->cap * 2 : 64,
-		    sizeof(*u->st));
-		if (st == NULL)
-			return -1;
-		u->st = st;
-		u->cap = u->cap ? u->cap * 2 : 64;
-	}
-	if (insert_ignore(s))
-		d->ignore = 1;
-	st = &u->st[u->n++];
-	st->no = s->no;
-	st->line = s->line;
-	st->hash = d->hash;
-	if (u->n > 1)
-		buf_add(&u->text, "\n;\n", 3);
-	st->off = u->text.len;
-	st->len = s->len;
-	buf_add(&u->text, s->text, s->len);
-	mark = u->ctx.len;
-	sx_target(&u->ctx, s);
-	if (check_warm(d, u->ctx.p != NULL ? u->ctx.p + mark : "",
-	    u->ctx.len - mark) == -1)
-		return -1;
-	if (u->ctx.len == mark)
-		st->ctx = SX_NOCTX;
-	else {
-		st->ctx = mark;
-		buf_add(&u->ctx, "", 1);	/* the NUL separator */
-	}
-	u->end_no = s->no;
-	u->end_hash = d->hash;
-	if (u->text.err || u->ctx.err) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
-}
-
-/* Hand the unit being filled to the workers. */
-static void
-unit_close(struct dispatch *d)
-{
-	struct sx_unit	*u = d->cur;
-	int		 bulk = d->exclusive && !d->ignore;
-
-	if (u == NULL)
-		return;
-	d->cur = NULL;
-	u->bulk = bulk;
-	d->exclusive = 0;
-	d->ignore = 0;
-	if (d->o->dry_run) {
-		printf("unit %" PRIu64 ": statements %" PRIu64 "-%" PRIu64
-		    ", %zu bytes: one transaction%s\n", ++d->dry_seq,
-		    u->st[0].no, u->st[u->n - 1].no, u->text.len,
-		    u->bulk ? ", alone (first into a table: bulk)" : "");
-		sx_unit_free(u);
-		return;
-	}
-	/*
-	 * Alone means alone: nothing before it may still be running either
-	 * (a target named differently, or not known, could be the same table).
-	 */
-	if (bulk)
-		sx_drain(d->x);
-	sx_push(d->x, u);		/* u belongs to the workers now */
-	if (bulk)
-		sx_drain(d->x);
-}
-
-static void
-plan_line(const struct rp_stmt *s, const char *what, const char *why)
-{
-	struct buf	 b = BUF_INIT;
-
-	sx_where_stmt(&b, s);
-	printf("%s: %s: %s%s%s%s\n", b.p,
-	    rp_stmt_kind_name(s->kind) ? rp_stmt_kind_name(s->kind) : "?",
-	    what, *why ? " (" : "", why, *why ? ")" : "");
-	buf_release(&b);
-}
-
-/* A failed checkpoint write for statement s: recorded, -1. */
-/*
- * The input's own transaction, begun by statement no, rolled back on
- * connection 1: checked, so that what it wrote to tables that are not
- * transactional is an error, never "nothing is committed" (nontx.c).
- */
-static int
-input_txn_rollback(struct sx *x, uint64_t no)
-{
-	char	 what[64];
-
-	snprintf(what, sizeof(what), "the transaction begun by statement %"
-	    PRIu64, no);
-	return sx_rollback(x, x->conn[0], no, what);
-}
-
-static int
-ckpt_error(struct dispatch *d, const struct rp_stmt *s, MYSQL *m)
-{
-	struct buf	 b = BUF_INIT;
-
-	sx_where(&b, s->no, s->line, NULL);
-	sx_set_error(d->x, s->no, "%s: checkpoint %s: ERROR %u (%s): %s", b.p,
-	    d->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
-	    mysql_error(m));
-	(void)sx_rollback(d->x, m, s->no, b.p);
-	buf_release(&b);
-	return -1;
-}
-
-/* sx_done() under the lock. */
-static void
-done(struct sx *x, uint64_t no, uint64_t hash)
-{
-	pthread_mutex_lock(&x->mu);
-	sx_done(x, no, hash);
-	pthread_mutex_unlock(&x->mu);
-}
-
-/* Does s change only transactional data (and not commit on its own)? */
-static int
-transactional(const struct rp_stmt *s)
-{
-	return s->kind == STK_INSERT || s->kind == STK_UPDATE ||
-	    s->kind == STK_DELETE || s->kind == STK_LOAD;
-}
-
-/*
- * Is the table s writes not transactional (nontx.c)?  1 with *engine, 0,
- * or -1 with the error recorded.  Asks the server on connection 1 once
- * per table (until the next DDL), after every unit queued has committed.
- */
-static int
-stmt_engine(struct dispatch *d, const struct rp_stmt *s, const char **engine)
-{
-	struct sx	*x = d->x;
-	const char	*schema = s->schema[0] != '\0' ? s->schema :
-	    s->db[0] != '\0' ? s->db : sx_default_db();
-	struct buf	 b = BUF_INIT;
-	int		 rc;
-
-	if ((rc = sx_nontx(x, NULL, schema, s->table, engine)) == -2) {
-		if (sx_drain(x) == -1)
-			return -1;
-		rc = sx_nontx(x, x->conn[0], schema, s->table, engine);
-	}
-	if (rc != -1)
-		return rc;
-	sx_where(&b, s->no, s->line, NULL);
-	sx_set_error(x, s->no, "%s: the engine of %s.%s: ERROR %u (%s): %s",
-	    b.p, schema, s->table, mysql_errno(x->conn[0]),
-	    mysql_sqlstate(x->conn[0]), mysql_error(x->conn[0]));
-	buf_release(&b);
-	return -1;
-}
-
-/* A statement that committed: the table it filled, for sx_report_damage. */
-static void
-wrote(struct sx *x, const struct rp_stmt *s)
-{
-	struct buf	 b = BUF_INIT;
-
-	if (!transactional(s) && s->kind != STK_CREATE_TABLE)
-		return;
-	sx_target(&b, s);
-	pthread_mutex_lock(&x->mu);
-	sx_wrote(x, b.p);
-	pthread_mutex_unlock(&x->mu);
-	buf_release(&b);
-}
-
-/*
- * barrier() with --checkpoint, on connection 1, everything before s
- * committed.  DML runs in a transaction with the checkpoint row; anything
- * else (DDL commits on its own) is recorded as pending while it runs, so
- * that a stop in the middle is not mistaken for either outcome.
- */
-static int
-barrier_checkpointed(struct dispatch *d, const struct rp_stmt *s)
-{
-	struct sx	*x = d->x;
-	MYSQL		*m = x->conn[0];
-	struct buf	 b = BUF_INIT;
-	int		 rc, ran;
-
-	/* A write to a MyISAM table is done when it runs: as DDL. */
-	if (transactional(s) && x->engine == NULL) {
-		if (mysql_query(m, "START TRANSACTION") != 0)
-			return ckpt_error(d, s, m);
-		if (sx_exec_one(x, 0, s, 1) == -1) {
-			sx_where(&b, s->no, s->line, NULL);
-			(void)sx_rollback(x, m, s->no, b.p);
-			buf_release(&b);
-			return -1;
-		}
-		if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
-			return ckpt_error(d, s, m);
-		wrote(x, s);
-		done(x, s->no, d->hash);
-		return 0;
-	}
-	if (sx_ckpt_write(x, m, s->no - 1, d->prev_hash, s->no, d->hash,
-	    1) == -1)
-		return ckpt_error(d, s, m);
-	rc = sx_exec_one(x, 0, s, 0);
-	pthread_mutex_lock(&x->mu);
-	ran = x->done_no >= s->no;	/* --strict: it ran, with warnings */
-	pthread_mutex_unlock(&x->mu);
-	if (rc == -1 && ran)
-		(void)sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1);
-	/*
-	 * It did not run, or failed as a whole: no longer pending.  A write
-	 * to a table that is not transactional may have stopped part way:
-	 * it stays pending, for the user to decide.
-	 */
-	else if (rc == -1 && mysql_errno(m) < CR_MIN_ERROR &&
-	    x->engine == NULL)
-		(void)sx_ckpt_write(x, m, s->no - 1, d->prev_hash, 0, 0, 1);
-	if (rc == -1)
-		return -1;
-	if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
-		return ckpt_error(d, s, m);
-	wrote(x, s);
-	done(x, s->no, d->hash);
-	return 0;
-}
-
-/* Run a barrier or session statement once everything before is done. */
-static int
-barrier(struct dispatch *d, const struct rp_stmt *s, int every,
-    const char *why)
-{
-	struct sx	*x = d->x;
-	int		 c, rc;
-
-	unit_close(d);
-	if (!every)
-		cool_all(d);
-	if (d->o->dry_run) {
-		plan_line(s, every ? "session, every connection" : "barrier",
-		    why);
-		return 0;
-	}
-	if (sx_drain(x) == -1)
-		return -1;
-	done(x, s->no - 1, d->prev_hash);
-	/* for the checkpoint, and to say what a failure leaves behind */
-	if (!every && transactional(s) &&
-	    stmt_engine(d, s, &x->engine) == -1)
-		return -1;
-	if (!every && d->o->checkpoint != NULL) {
-		rc = barrier_checkpointed(d, s);
-		x->engine = NULL;
-		return rc;
-	}
-	for (c = 0; c < (every ? x->nconn : 1); c++) {
-		if (sx_exec_one(x, c, s, 0) == -1) {
-			x->engine = NULL;
-			return -1;
-		}
-		if (every && sx_keep_unique_checks(x, c, s) == -1)
-			return -1;
-	}
-	x->engine = NULL;
-	if (!every)
-		wrote(x, s);
-	done(x, s->no, d->hash);
-	return 0;
-}
+#include "stmts.h"
 
 /* The largest max_allowed_packet a server accepts (1G), in bytes. */
 #define SX_PACKET_MAX	(1024UL * 1024 * 1024)
@@ -471,193 +88,6 @@ warn_per_connection(struct dispatch *d, const struct rp_stmt *s)
 	    b.p, s->kind == STK_OTHER && strncasecmp(s->text, "SELECT", 6) == 0 ?
 	    "SELECT ... INTO" : "SET", what, d->o->jobs);
 	buf_release(&b);
-}
-
-/*
- * From here on everything runs on connection 1, session statements too:
- * for what lives in one session (a temporary table, a user variable set
- * inside a transaction or by a function with side effects).
- */
-static void
-go_serial(struct dispatch *d, const struct rp_stmt *s,
-    const char *why)	/* NULL: say nothing */
-{
-	struct buf	 b = BUF_INIT;
-
-	if (d->serial)
-		return;
-	d->serial = 1;
-	if (d->o->jobs < 2 || why == NULL)
-		return;
-	sx_where(&b, s->no, s->line, NULL);
-	sx_report(d->x, "%s: %s: from here on one connection", b.p, why);
-	buf_release(&b);
-}
-
-/*
- * --checkpoint inside the input's BEGIN ... COMMIT, on connection 1 in
- * that transaction, before (after == 0) and after statement s of kind k:
- * a COMMIT writes the position first, so that both commit together; a
- * statement that is not transactional writes itself as pending first (a
- * DDL's implicit commit then commits the row with the transaction); once
- * the transaction has ended otherwise (ROLLBACK, XA, a DDL), the position
- * is written and committed.
- */
-static int
-txn_checkpoint(struct dispatch *d, const struct rp_stmt *s, enum sx_txn k,
-    enum sx_action a, int after)
-{
-	MYSQL	*m = d->x->conn[0];
-	int	 plain_commit = k == TXN_COMMIT && !sx_is_xa(s);
-	int	 rc = 0;
-
-	if (!after && plain_commit)
-		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 0);
-	else if (!after && !transactional(s) && a != ACT_SESSION &&
-	    s->kind != STK_TRANSACTION)
-		rc = sx_ckpt_write(d->x, m, s->no - 1, d->prev_hash, s->no,
-		    d->hash, 0);
-	else if (after && d->txn == 0 && !plain_commit)
-		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 1);
-	else if (after && !transactional(s) && a != ACT_SESSION &&
-	    s->kind != STK_TRANSACTION)
-		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 0);
-	return rc == -1 ? ckpt_error(d, s, m) : 0;
-}
-
-/* The input's transaction was rolled back: its rows are not counted. */
-static void
-txn_undone(struct dispatch *d)
-{
-	pthread_mutex_lock(&d->x->mu);
-	d->x->rows = d->txn_rows;
-	pthread_mutex_unlock(&d->x->mu);
-}
-
-/*
- * The input's own transactions.  BEGIN (or XA START) is a barrier; from
- * it up to its COMMIT or ROLLBACK every statement runs in order on
- * connection 1, in that transaction, as the mysql client would run it; a
- * session statement in it makes the rest of the run serial (its value may
- * depend on the transaction's uncommitted rows).  LOCK and UNLOCK TABLES
- * stay skipped.  A statement that ends the transaction implicitly (DDL)
- * ends the block there.  Outside such a block, COMMIT, SAVEPOINT and
- * RELEASE are skipped (sqlexec commits its units itself), and so is a
- * ROLLBACK while autocommit is on (it does nothing); after SET
- * autocommit=0 a ROLLBACK cannot be honoured, as what came before ran in
- * sqlexec's own transactions: an error.  Returns 1 when the statement is
- * not one of these (dispatch goes on), else 0 or -1.
- */
-static int
-input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
-{
-	struct sx	*x = d->x;
-	int		 txn = s->kind == STK_TRANSACTION ||
-			    (s->kind == STK_OTHER && sx_is_xa(s));
-	enum sx_txn	 k = txn ? sx_txn_kind(s) : TXN_OTHER;
-	struct buf	 b = BUF_INIT;
-
-	if (d->txn == 0 && !txn)
-		return 1;
-	if (d->txn == 0 && (k == TXN_ROLLBACK || k == TXN_ROLLBACK_KEEP)) {
-		if (!d->autocommit_off)
-			return 1;	/* a no-op: skipped */
-		sx_where(&b, s->no, s->line, NULL);
-		sx_set_error(x, s->no, "%s: ROLLBACK after SET autocommit=0, "
-		    "outside BEGIN ... COMMIT: what came before it ran in "
-		    "sqlexec's own transactions and may be committed; run "
-		    "this input with the mysql client", b.p);
-		buf_release(&b);
-		return -1;
-	}
-	if (d->txn == 0 && k != TXN_BEGIN)
-		return 1;	/* skipped, as any transaction control; XA: a barrier */
-	if (d->txn == 0) {
-		unit_close(d);
-		cool_all(d);
-		d->txn = s->no;
-		d->txn_hash = d->prev_hash;
-		if (d->o->dry_run) {
-			plan_line(s, "barrier", "the input's transaction "
-			    "begins: up to its COMMIT or ROLLBACK, one "
-			    "connection");
-			return 0;
-		}
-		if (sx_drain(x) == -1)
-			return -1;
-		done(x, s->no - 1, d->prev_hash);
-		pthread_mutex_lock(&x->mu);
-		d->txn_rows = x->rows;
-		pthread_mutex_unlock(&x->mu);
-		return sx_exec_one(x, 0, s, 1);
-	}
-	if (s->kind == STK_LOCK || s->kind == STK_UNLOCK) {
-		if (d->o->dry_run)
-			plan_line(s, "skipped", "table locks");
-		x->nskipped++;
-		return 0;
-	}
-	if (a == ACT_SESSION)
-		go_serial(d, s, "a session statement inside the input's "
-		    "transaction");
-	if (k == TXN_COMMIT || k == TXN_ROLLBACK)
-		d->txn = 0;
-	if (d->o->dry_run) {
-		plan_line(s, d->txn ? "in the input's transaction" :
-		    "ends the input's transaction", "");
-		return 0;
-	}
-	if (d->o->checkpoint != NULL && txn_checkpoint(d, s, k, a, 0) == -1)
-		return -1;
-	if (sx_exec_one(x, 0, s, 1) == -1) {
-		/* A DDL that failed after its implicit commit: not pending. */
-		if (d->o->checkpoint != NULL && !transactional(s) &&
-		    mysql_errno(x->conn[0]) < CR_MIN_ERROR &&
-		    !sx_in_transaction(x, 0))
-			(void)sx_ckpt_write(x, x->conn[0], s->no - 1,
-			    d->prev_hash, 0, 0, 1);
-		return -1;
-	}
-	if (a == ACT_SESSION && sx_keep_unique_checks(x, 0, s) == -1)
-		return -1;
-	/* rolled back: the summary counts the rows committed */
-	if (k == TXN_ROLLBACK)
-		txn_undone(d);
-	/* Ended, or ended implicitly (DDL, LOCK TABLES): all committed. */
-	if (d->txn != 0 && !sx_in_transaction(x, 0))
-		d->txn = 0;
-	if (d->o->checkpoint != NULL && txn_checkpoint(d, s, k, a, 1) == -1)
-		return -1;
-	if (d->txn == 0)
-		done(x, s->no, d->hash);
-	return 0;
-}
-
-/*
- * A session statement before --skip-to: it runs again (the session after
- * it is the one the input intended), and the summary counts it apart.
- */
-static int
-session_before(struct dispatch *d, const struct rp_stmt *s)
-{
-	struct sx	*x = d->x;
-	uint64_t	 n, bytes;
-	int		 rc;
-
-	/* before --skip-to nothing is in a unit: the workers are idle */
-	pthread_mutex_lock(&x->mu);
-	n = x->nstmts;
-	bytes = x->bytes;
-	pthread_mutex_unlock(&x->mu);
-	rc = barrier(d, s, 1, "before --skip-to");
-	if (d->o->dry_run)
-		return rc;
-	pthread_mutex_lock(&x->mu);
-	x->nstmts = n;
-	x->bytes = bytes;
-	pthread_mutex_unlock(&x->mu);
-	d->resumed_session++;
-	return rc;
 }
 
 /*
@@ -741,21 +171,21 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	    s->len + 1 >= d->x->max_packet)
 		return too_large(d, s);
 	/* DDL (or a CALL, ...) may change the tables' engines */
-	if (a == ACT_BARRIER && !transactional(s) && !d->o->dry_run)
+	if (a == ACT_BARRIER && !st_transactional(s) && !d->o->dry_run)
 		sx_nontx_forget(d->x);
 	if (s->no <= d->o->skip_to) {
 		if (a == ACT_SESSION)
-			return session_before(d, s);
+			return st_session_before(d, s);
 		d->resumed++;
 		if (d->o->dry_run)
-			plan_line(s, "skipped", "--skip-to");
+			st_plan_line(s, "skipped", "--skip-to");
 		return 0;
 	}
 	if (a == ACT_SESSION && (ac = sx_sets_autocommit(s)) != -1)
 		d->autocommit_off = ac == 0;
 	/* A temporary table exists only on the connection that made it. */
 	if (a != ACT_SKIP && sx_creates_temporary(s))
-		go_serial(d, s, "CREATE TEMPORARY TABLE (it exists only on "
+		st_go_serial(d, s, "CREATE TEMPORARY TABLE (it exists only on "
 		    "the connection that made it)");
 	/*
 	 * A session statement runs on every connection: one that calls a
@@ -768,17 +198,17 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		snprintf(fnwhy, sizeof(fnwhy), "a session statement calls "
 		    "%s()", fn);
 		/* silently if warn_per_connection() has spoken already */
-		go_serial(d, s, sx_reads_connection(s) ? NULL : fnwhy);
+		st_go_serial(d, s, sx_reads_connection(s) ? NULL : fnwhy);
 	}
-	if ((rc = input_txn(d, s, a)) != 1)
+	if ((rc = st_input_txn(d, s, a)) != 1)
 		return rc;
 	if (d->serial && a != ACT_SKIP)
-		return barrier(d, s, 0, d->o->dry_run ? "one connection from "
+		return st_barrier(d, s, 0, d->o->dry_run ? "one connection from "
 		    "here on" : why);
 	switch (a) {
 	case ACT_SKIP:
 		if (d->o->dry_run)
-			plan_line(s, "skipped", why);
+			st_plan_line(s, "skipped", why);
 		d->x->nskipped++;
 		if (d->cur != NULL) {
 			d->cur->end_no = s->no;
@@ -787,21 +217,21 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		return 0;
 	case ACT_PARALLEL:
 		/* not transactional: alone, autocommit, never run again */
-		if (!d->o->dry_run && (rc = stmt_engine(d, s, &eng)) != 0)
-			return rc == -1 ? -1 : barrier(d, s, 0, "");
+		if (!d->o->dry_run && (rc = st_stmt_engine(d, s, &eng)) != 0)
+			return rc == -1 ? -1 : st_barrier(d, s, 0, "");
 		if (d->o->dry_run)
-			plan_line(s, "parallel", why);
-		if (unit_add(d, s) == -1) {
+			st_plan_line(s, "parallel", why);
+		if (st_unit_add(d, s) == -1) {
 			sx_set_error(d->x, s->no, "%s", strerror(errno));
 			return -1;
 		}
 		if (d->cur->text.len >= d->o->commit_every)
-			unit_close(d);
+			st_unit_close(d);
 		return 0;
 	case ACT_BARRIER:
-		return barrier(d, s, 0, why);
+		return st_barrier(d, s, 0, why);
 	case ACT_SESSION:
-		return barrier(d, s, 1, why);
+		return st_barrier(d, s, 1, why);
 	}
 	return 0;
 }
@@ -1029,20 +459,20 @@ sx_run(int fd, const struct sx_opts *given)
 		    "transaction begun by statement %" PRIu64 ": rolled "
 		    "back, as the mysql client does\n", getprogname(), d.txn);
 		if (!o->dry_run)
-			(void)input_txn_rollback(&x, d.txn);
-		txn_undone(&d);
+			(void)st_input_txn_rollback(&x, d.txn);
+		st_txn_undone(&d);
 		end_no = d.txn - 1;
 		end_hash = d.txn_hash;
 	}
 	if (rc == 0 || input_err) {
 		if (rc == 0)
-			unit_close(&d);
+			st_unit_close(&d);
 		else {
 			sx_unit_free(d.cur);	/* the open batch: dropped */
 			d.cur = NULL;
 		}
 		if (!o->dry_run && sx_drain(&x) == 0 && rc == 0)
-			done(&x, end_no, end_hash);
+			st_done(&x, end_no, end_hash);
 	} else {
 		sx_unit_free(d.cur);
 		d.cur = NULL;
@@ -1050,7 +480,7 @@ sx_run(int fd, const struct sx_opts *given)
 	if (!o->dry_run) {
 		sx_join_workers(&x);
 		if (rc != 0 && d.txn != 0)	/* the input's, left open */
-			(void)input_txn_rollback(&x, d.txn);
+			(void)st_input_txn_rollback(&x, d.txn);
 		if (rc == 0 && x.err.msg == NULL && x.interrupted == 0 &&
 		    sx_ckpt_finish(&x, end_no, end_hash) == -1)
 			rc = -1;
@@ -1071,7 +501,7 @@ sx_run(int fd, const struct sx_opts *given)
 done:
 	sx_intr_stop(&x);		/* a signal from now on: its default */
 
-	cool_all(&d);
+	st_cool_all(&d);
 	free(d.warm);
 	buf_release(&d.last);
 	buf_release(&d.header);

@@ -1,0 +1,85 @@
+/*
+ * stmts: what exec.c (the statement stream's dispatcher), stmtbar.c (its
+ * barriers and the input's transactions) and stmtunit.c (its units)
+ * share.  Calls go exec.c -> stmtbar.c -> stmtunit.c, never back.
+ */
+#ifndef SQLEXEC_STMTS_H
+#define SQLEXEC_STMTS_H
+
+#include "sqlexec.h"
+
+/* The dispatcher's state, one per run. */
+struct dispatch {
+	struct sx	*x;
+	const struct sx_opts *o;
+	struct sx_unit	*cur;		/* unit being filled */
+	uint64_t	 consumed;	/* last statement number read */
+	uint64_t	 resumed;	/* statements skipped by --skip-to */
+	uint64_t	 resumed_session; /* ... of which run again (SET, USE) */
+	uint64_t	 txn_rows;	/* rows affected before the input's BEGIN */
+	uint64_t	 dry_seq;	/* units planned, for --dry-run */
+	int		 exclusive;	/* the unit being filled is a bulk unit */
+	int		 ignore;	/* it holds an INSERT IGNORE */
+	char		**warm;		/* tables written since the last barrier */
+	size_t		 nwarm;
+	struct buf	 last;		/* the last target found warm */
+	uint64_t	 txn;		/* the input's BEGIN open: its number */
+	uint64_t	 txn_hash;	/* the identity up to just before it */
+	struct sx_id	 id;		/* the input's identity, running */
+	uint64_t	 hash;		/* ... up to the statement read last */
+	uint64_t	 prev_hash;	/* ... up to the one before it */
+	int		 checked;	/* --skip-to's identity was checked */
+	int		 serial;	/* one connection from here on */
+	int		 autocommit_off; /* the input said SET autocommit=0 */
+	struct buf	 header;	/* the header frame's payload */
+	int		 snapshot;	/* a snapshot stream: sx_load() ran it */
+	int		 use_warned;	/* a USE overrode the database argument */
+	double		 t0;
+};
+
+/* stmtunit.c */
+/* Forget the tables written since the last barrier (the bulk rule). */
+void	 st_cool_all(struct dispatch *);
+/* Append parallel statement s to the unit being filled.  0, or -1. */
+int	 st_unit_add(struct dispatch *, const struct rp_stmt *s);
+/* Hand the unit being filled to the workers (--dry-run: its plan). */
+void	 st_unit_close(struct dispatch *);
+/* --dry-run: statement s's line of the plan on stdout. */
+void	 st_plan_line(const struct rp_stmt *, const char *what, const char *why);
+/* sx_done() under the lock. */
+void	 st_done(struct sx *, uint64_t no, uint64_t hash);
+/* Does s change only transactional data (and not commit on its own)? */
+int	 st_transactional(const struct rp_stmt *);
+
+/* stmtbar.c */
+/* ROLLBACK of the input's transaction begun by statement no.  0 or -1. */
+int	 st_input_txn_rollback(struct sx *, uint64_t no);
+/*
+ * Is the table s writes not transactional (nontx.c)?  1 with *engine, 0,
+ * or -1 with the error recorded.
+ */
+int	 st_stmt_engine(struct dispatch *, const struct rp_stmt *s,
+	    const char **engine);
+/*
+ * Run barrier or session statement s once everything before is done: on
+ * connection 1, or with every on each connection; why: for --dry-run.
+ * 0, or -1 (recorded).
+ */
+int	 st_barrier(struct dispatch *, const struct rp_stmt *s, int every,
+	    const char *why);
+/* From s on, one connection (why: said once). */
+void	 st_go_serial(struct dispatch *, const struct rp_stmt *s,
+	    const char *why);
+/* The input's transaction was rolled back: its rows are not counted. */
+void	 st_txn_undone(struct dispatch *);
+/*
+ * The input's BEGIN ... COMMIT and the transaction statements outside
+ * one (stmtbar.c says how).  1 when s is not one of these (dispatch goes
+ * on), else 0 or -1.
+ */
+int	 st_input_txn(struct dispatch *, const struct rp_stmt *s,
+	    enum sx_action a);
+/* A session statement before --skip-to: it runs again.  0, or -1. */
+int	 st_session_before(struct dispatch *, const struct rp_stmt *s);
+
+#endif
