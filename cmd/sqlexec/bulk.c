@@ -109,8 +109,8 @@ stmt_error(struct sx *x, struct sx_unit *u, const char *what, MYSQL_STMT *st)
 	    mysql_stmt_error(st));
 }
 
-static void
-conn_error(struct sx *x, struct sx_unit *u, const char *what, MYSQL *m)
+void
+sx_rows_conn_error(struct sx *x, struct sx_unit *u, const char *what, MYSQL *m)
 {
 	unit_error(x, u, what, mysql_errno(m), mysql_sqlstate(m),
 	    mysql_error(m));
@@ -138,7 +138,7 @@ stmt_get(struct sx *x, MYSQL *m, struct sx_bulk *b, struct sx_unit *u)
 		mysql_stmt_close(s->st);
 	s->t = NULL;
 	if ((s->st = mysql_stmt_init(m)) == NULL) {
-		conn_error(x, u, "mysql_stmt_init", m);
+		sx_rows_conn_error(x, u, "mysql_stmt_init", m);
 		return NULL;
 	}
 	if (mysql_stmt_prepare(s->st, t->insert.p, t->insert.len) != 0) {
@@ -576,7 +576,7 @@ text_flush(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
 		return -1;		/* interrupted */
 	if (mysql_real_query(m, b->text.p, b->text.len) != 0) {
 		sx_conn_end(x, c);
-		conn_error(x, u, "INSERT", m);
+		sx_rows_conn_error(x, u, "INSERT", m);
 		return -1;
 	}
 	sx_conn_end(x, c);
@@ -673,101 +673,12 @@ load_text(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	return text_flush(x, c, u, b, n, first, rows, warns);
 }
 
-/* ROLLBACK of u, checked (nontx.c): 0, or -1 if rows stay behind. */
-static int
-rollback(struct sx *x, MYSQL *m, struct sx_unit *u)
-{
-	struct buf	 b = BUF_INIT;
-	int		 rc;
-
-	sx_rows_where(&b, u);
-	rc = sx_rollback(x, m, u->rows->first_frame, b.p);
-	buf_release(&b);
-	return rc == 1 ? -1 : 0;
-}
-
-/*
- * sx_rows_txn() for a table that is not transactional (nontx.c): the
- * unit runs alone (load.c), in autocommit, so that no ROLLBACK can leave
- * its rows behind to be loaded again.  With --checkpoint it is pending
- * while it runs, and stays so if it stops part way: then only the user
- * can tell what is in the table, and the run says so.
- */
-static int
-rows_nontx(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
-    uint64_t *warnsp)
-{
-	MYSQL		*m = x->conn[c];
-	struct buf	 b = BUF_INIT;
-	uint64_t	 rows = 0, warns = 0;
-
-	if (!sx_wait_turn(x, u))
-		return -1;
-	if (sx_ckpt_write_unit(x, m, u, 1) != 0) {
-		conn_error(x, u, "checkpoint", m);
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	if ((u->rows->text ? load_text(x, c, u, &rows, &warns) :
-	    load_bulk(x, c, u, &rows, &warns)) == -1) {
-		sx_rows_where(&b, u);
-		sx_nontx_note(x, u->rows->first_frame, b.p, u->rows->t->engine,
-		    0);
-		buf_release(&b);
-		pthread_mutex_lock(&x->mu);
-		x->rows += rows;	/* they are in the table */
-		pthread_mutex_unlock(&x->mu);
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	if (sx_ckpt_write_unit(x, m, u, 0) != 0) {
-		conn_error(x, u, "checkpoint", m);
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	*rowsp = rows;
-	*warnsp = warns;
-	return 0;
-}
-
 int
-sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
-    uint64_t *warnsp)
+sx_rows_load(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
+    uint64_t *warns)
 {
-	MYSQL		*m = x->conn[c];
-	uint64_t	 rows = 0, warns = 0;
-
-	if (u->rows->t->engine != NULL)
-		return rows_nontx(x, c, u, rowsp, warnsp);
-	if (mysql_query(m, "START TRANSACTION") != 0) {
-		conn_error(x, u, "START TRANSACTION", m);
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	if ((u->rows->text ? load_text(x, c, u, &rows, &warns) :
-	    load_bulk(x, c, u, &rows, &warns)) == -1) {
-		(void)rollback(x, m, u);
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	if (!sx_wait_turn(x, u)) {
-		(void)rollback(x, m, u);
-		return -1;
-	}
-	/* with --checkpoint, the position commits with the rows */
-	if (sx_ckpt_write_unit(x, m, u, 0) != 0) {
-		struct buf	 b = BUF_INIT;
-
-		sx_rows_where(&b, u);
-		sx_commit_failed(x, m, u, b.p);
-		buf_release(&b);
-		conn_error(x, u, "COMMIT", m);
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	*rowsp = rows;
-	*warnsp = warns;
-	return 0;
+	return u->rows->text ? load_text(x, c, u, rows, warns) :
+	    load_bulk(x, c, u, rows, warns);
 }
 
 int

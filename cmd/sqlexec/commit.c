@@ -5,7 +5,11 @@
  * once every earlier unit has committed (sx_wait_turn); a failed unit
  * stops the run and every later unit rolls back (sx_fail_unit);
  * sx_drain is the barrier: every queued unit committed.  Also a unit's
- * checked ROLLBACK and its memory.
+ * checked ROLLBACK and its memory, and a snapshot stream's unit of rows
+ * as one transaction (sx_rows_txn: START TRANSACTION, the rows, the
+ * turn, the checkpoint and COMMIT, or ROLLBACK; a table that is not
+ * transactional in autocommit, pending in the checkpoint); the statement
+ * stream's unit is worker.c's run_txn().
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -122,4 +126,99 @@ sx_drain(struct sx *x)
 	ok = !x->stop;
 	pthread_mutex_unlock(&x->mu);
 	return ok ? 0 : -1;
+}
+
+/* ROLLBACK of u, checked (nontx.c): 0, or -1 if rows stay behind. */
+static int
+rows_rollback(struct sx *x, MYSQL *m, struct sx_unit *u)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc;
+
+	sx_rows_where(&b, u);
+	rc = sx_rollback(x, m, u->rows->first_frame, b.p);
+	buf_release(&b);
+	return rc == 1 ? -1 : 0;
+}
+
+/*
+ * sx_rows_txn() for a table that is not transactional (nontx.c): the
+ * unit runs alone (load.c), in autocommit, so that no ROLLBACK can leave
+ * its rows behind to be loaded again.  With --checkpoint it is pending
+ * while it runs, and stays so if it stops part way: then only the user
+ * can tell what is in the table, and the run says so.
+ */
+static int
+rows_nontx(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
+    uint64_t *warnsp)
+{
+	MYSQL		*m = x->conn[c];
+	struct buf	 b = BUF_INIT;
+	uint64_t	 rows = 0, warns = 0;
+
+	if (!sx_wait_turn(x, u))
+		return -1;
+	if (sx_ckpt_write_unit(x, m, u, 1) != 0) {
+		sx_rows_conn_error(x, u, "checkpoint", m);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	if (sx_rows_load(x, c, u, &rows, &warns) == -1) {
+		sx_rows_where(&b, u);
+		sx_nontx_note(x, u->rows->first_frame, b.p, u->rows->t->engine,
+		    0);
+		buf_release(&b);
+		pthread_mutex_lock(&x->mu);
+		x->rows += rows;	/* they are in the table */
+		pthread_mutex_unlock(&x->mu);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	if (sx_ckpt_write_unit(x, m, u, 0) != 0) {
+		sx_rows_conn_error(x, u, "checkpoint", m);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	*rowsp = rows;
+	*warnsp = warns;
+	return 0;
+}
+
+int
+sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
+    uint64_t *warnsp)
+{
+	MYSQL		*m = x->conn[c];
+	uint64_t	 rows = 0, warns = 0;
+
+	if (u->rows->t->engine != NULL)
+		return rows_nontx(x, c, u, rowsp, warnsp);
+	if (mysql_query(m, "START TRANSACTION") != 0) {
+		sx_rows_conn_error(x, u, "START TRANSACTION", m);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	if (sx_rows_load(x, c, u, &rows, &warns) == -1) {
+		(void)rows_rollback(x, m, u);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	if (!sx_wait_turn(x, u)) {
+		(void)rows_rollback(x, m, u);
+		return -1;
+	}
+	/* with --checkpoint, the position commits with the rows */
+	if (sx_ckpt_write_unit(x, m, u, 0) != 0) {
+		struct buf	 b = BUF_INIT;
+
+		sx_rows_where(&b, u);
+		sx_commit_failed(x, m, u, b.p);
+		buf_release(&b);
+		sx_rows_conn_error(x, u, "COMMIT", m);
+		sx_fail_unit(x, u);
+		return -1;
+	}
+	*rowsp = rows;
+	*warnsp = warns;
+	return 0;
 }

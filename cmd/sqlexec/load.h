@@ -91,7 +91,7 @@ int	 sx_defer_pays(const struct rp_object *ob);
  */
 int	 sx_defer_run(struct sx *, struct sx_deferred *, size_t n);
 
-/* bulk.c */
+/* commit.c */
 /*
  * Run a rows unit on conn[c] as one transaction and commit it in its
  * turn (after every earlier unit); a unit of a table that is not
@@ -102,6 +102,18 @@ int	 sx_defer_run(struct sx *, struct sx_deferred *, size_t n);
  */
 int	 sx_rows_txn(struct sx *, int c, struct sx_unit *, uint64_t *rows,
 	    uint64_t *warns);
+
+/* bulk.c */
+/*
+ * Load unit u's rows on conn[c] (bulk execute, or INSERT text where the
+ * server has none), in the transaction open there; *rows and *warns as
+ * sx_rows_txn().  0, or -1 with the error recorded.
+ */
+int	 sx_rows_load(struct sx *, int c, struct sx_unit *u, uint64_t *rows,
+	    uint64_t *warns);
+/* "s.t: rows a-b (frames x-y): what: ERROR n (s): msg" of m, recorded. */
+void	 sx_rows_conn_error(struct sx *, struct sx_unit *u, const char *what,
+	    MYSQL *m);
 /* Does the server on m take COM_STMT_BULK_EXECUTE?  1 or 0. */
 int	 sx_bulk_supported(MYSQL *);
 /* Per-connection state for x's connections.  0, or -1 with errno. */

@@ -3,23 +3,25 @@
  * against a server, in multi-statement round trips, in transactions of
  * about --commit-every bytes, over -j connections.
  *
- * Files: main.c (options), exec.c (the statement stream's dispatcher:
- * reads frames, orders the work), classify.c (what each statement is
- * allowed to do: run in parallel, run once as an ordered barrier, run on
- * every connection, or be skipped), usedb.c (USE and --rename-db),
- * target.c (what a statement names, for messages), lit.c (literal
- * INSERTs through bulk executes); load.c (the snapshot stream's
- * dispatcher), bulk.c (its rows through the bulk prepared INSERT),
- * defer.c (--defer-indexes), parts.c (--input parts) (load.h); worker.c
+ * Files: main.c (options).  The statement stream (stmts.h): exec.c (its
+ * dispatcher: reads frames, orders the work), stmtbar.c (barriers, the
+ * input's own transactions), stmtunit.c (units), classify.c (what each
+ * statement is allowed to do: run in parallel, run once as an ordered
+ * barrier, run on every connection, or be skipped), usedb.c (USE and
+ * --rename-db), target.c (what a statement names, for messages), lit.c
+ * (literal INSERTs through bulk executes).  The snapshot stream (load.h,
+ * snap.h): load.c (its dispatcher), snapobj.c (objects), snapunit.c
+ * (units, barriers), bulk.c (rows through the bulk prepared INSERT),
+ * defer.c (--defer-indexes), parts.c (--input parts).  Both: worker.c
  * (the threads, round trips, statements run alone), commit.c (the order
- * of commits), connect.c (connections), intr.c (SIGINT and SIGTERM: KILL
- * QUERY, roll back, stop), warn.c (server warnings), nontx.c (tables that
- * are not transactional (MyISAM), whose writes run alone, in autocommit,
- * never in a unit), resume.c (the resume point and the input's
- * identity), checkpoint.c (--checkpoint), report.c (the error sink and
- * reports).  Calls go one way: report.c calls only target.c, commit.c
- * only report.c and nontx.c, and no file calls back a file that calls
- * it.
+ * of commits; a unit of rows as one transaction), connect.c
+ * (connections), intr.c (SIGINT and SIGTERM: KILL QUERY, roll back,
+ * stop), warn.c (server warnings), nontx.c (tables that are not
+ * transactional (MyISAM), whose writes run alone, in autocommit, never
+ * in a unit), resume.c (the resume point and the input's identity),
+ * checkpoint.c (--checkpoint), report.c (the error sink and reports).
+ * Calls go one way: no file calls back a file that calls it; report.c
+ * calls only target.c.
  *
  * The ordering model, in one paragraph.  INSERT statements between two
  * barriers are cut into "units" of about --commit-every bytes of
