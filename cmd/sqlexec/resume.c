@@ -191,22 +191,25 @@ sx_token_parse(const char *s, struct sx_opts *o, const char **errstr)
 				o->skip_top = o->skip_marks[i].frame;
 	} else if (p != colon)
 		return -1;
+	if (*colon == '\0' && o->nskip_marks == 0)
+		return 0;
 	if (*colon == '\0')
-		return o->nskip_marks > 0 ? (*errstr = "a point with tables' "
-		    "marks needs its :IDENTITY", -1) : 0;
-	if (parse_hash(colon + 1, &o->skip_hash) == -1) {
+		*errstr = "a point with tables' marks needs its :IDENTITY";
+	else if (parse_hash(colon + 1, &o->skip_hash) == -1)
 		*errstr = "the identity after N: is 16 hex digits";
-		return -1;
-	}
-	/* No resume line names 0: with nothing committed it says to rerun. */
-	if (o->skip_top == 0) {
+	else if (o->skip_top == 0)
+		/* No resume line names 0: with nothing committed, a rerun. */
 		*errstr = "0 statements are committed at 0: there is nothing "
 		    "to skip and no resume point to check; run the input "
 		    "without --skip-to";
-		return -1;
+	else {
+		o->skip_has_hash = 1;
+		return 0;
 	}
-	o->skip_has_hash = 1;
-	return 0;
+	free(o->skip_marks);
+	o->skip_marks = NULL;
+	o->nskip_marks = 0;
+	return -1;
 }
 
 /* The mark of table in m[0..n), or 0. */
