@@ -103,6 +103,7 @@ struct table {
 	char		*next_value;	/* sequences: next_not_cached_value */
 	unsigned long long round;	/* sequences: cycle_count */
 	char		*srid;		/* "SRID\t`col`" lines, or NULL */
+	size_t		 ntriggers;	/* its triggers in the stream */
 	struct col	*cols;
 	size_t		 ncols;
 	size_t		*key;		/* indices into cols */
@@ -323,7 +324,6 @@ void	 select_expr_item(struct buf *, const struct col *);
 void	 database_object(struct snap *, const char *db, const char *dbcoll);
 void	 table_details(struct snap *, struct table *, const char *dbcoll);
 void	 warn_nontransactional(struct snap *);
-size_t	 table_triggers(const struct snap *, const struct table *);
 void	 discover_routines(struct snap *, const char *db, const char *dbcoll);
 void	 order_views(struct objlist *);
 

@@ -275,8 +275,10 @@ list_objects(struct snap *s, const char *db, const char *dbcoll,
 		    name, &row2, ctx2(db, name));
 		object_from(s, &o, r2, row2, ddlcol != NULL ? ddlcol :
 		    routine_ddl_col(o.kind), dbcoll);
-		if (table != NULL)
+		if (table != NULL) {
 			attrs_add(&o.attrs, "table", table);
+			tt->ntriggers++;
+		}
 		mysql_free_result(r2);
 		obj_push(out, &o);
 		free(type);
@@ -429,25 +431,6 @@ discover_routines(struct snap *s, const char *db, const char *dbcoll)
 		    "EVENT", OBJ_EVENT, "Create Event", &s->events);
 	if (whole && s->o->events)
 		origin_event_status(s, db);
-}
-
-/* How many of the dumped triggers are on table t (the "table" attribute). */
-size_t
-table_triggers(const struct snap *s, const struct table *t)
-{
-	const struct attrs *a;
-	size_t		 i, j, n = 0;
-
-	for (i = 0; i < s->triggers.n; i++) {
-		if (strcmp(s->triggers.v[i].schema, t->schema) != 0)
-			continue;
-		a = &s->triggers.v[i].attrs;
-		for (j = 0; j < a->n; j++)
-			if (strcmp(a->key[j], "table") == 0 &&
-			    strcmp(a->val[j], t->name) == 0)
-				n++;
-	}
-	return n;
 }
 
 /*

@@ -298,7 +298,6 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 	size_t		 i;
 	struct table	*t;
 	char		 round[32], est[32], ntrg[32];
-	size_t		 n;
 
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
@@ -314,8 +313,8 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 		if (t->srid != NULL)
 			attrs_add(&o.attrs, "srid", t->srid);
 		/* rows2sql --rename warns early of the triggers it drops */
-		if (!t->is_sequence && (n = table_triggers(s, t)) > 0) {
-			snprintf(ntrg, sizeof(ntrg), "%zu", n);
+		if (t->ntriggers > 0) {
+			snprintf(ntrg, sizeof(ntrg), "%zu", t->ntriggers);
 			attrs_add(&o.attrs, "triggers", ntrg);
 		}
 		if (!t->is_sequence) {	/* for sqlexec --defer-indexes */
