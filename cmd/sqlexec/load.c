@@ -86,6 +86,7 @@ header(struct loader *l, const struct buf *hdr)
 		l->x->no_resume = 1;
 		return -1;
 	}
+	l->plan = rp_kv_get(&kv, "plan") != NULL;
 	if ((tz = rp_kv_get(&kv, "time_zone")) == NULL)
 		tz = "";
 	if ((l->time_zone = strdup(tz)) == NULL) {
@@ -327,7 +328,7 @@ first_piece(const struct loader *l, const struct ld_table *t)
 {
 	size_t	 i;
 
-	for (i = 0; i < l->ntbl; i++)
+	for (i = 0; l->plan && i < l->ntbl; i++)
 		if (l->tbl[i] != t && l->tbl[i]->ended &&
 		    strcmp(l->tbl[i]->name, t->name) == 0)
 			return 0;

@@ -20,6 +20,7 @@ struct loader {
 	uint64_t	 skipped;	/* frames skipped by --skip-to */
 	uint64_t	 objects;	/* objects created */
 	uint64_t	 tables;	/* tables whose rows ended */
+	int		 plan;		/* a plan's parts: tables in pieces */
 	uint64_t	 tot_rows;	/* the stream's estimate so far */
 	uint64_t	 dry_seq;
 	const char	*time_zone;	/* the header's */
