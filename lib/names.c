@@ -362,6 +362,16 @@ names_fk_names(struct buf *b, const char *ddl, size_t len, const char *old,
 				quote_ident(b, nn.p, nn.len);
 				run = prev[0].p + prev[0].len;
 			}
+		} else if (prev[1].kind != SQLTOK_END &&
+		    sqltok_is(&prev[1], "REFERENCES") &&
+		    !(t.kind == SQLTOK_PUNCT && *t.p == '.') &&
+		    names_quoted(&prev[0]) &&
+		    sqltok_ident(&prev[0], name, sizeof(name)) >= 0 &&
+		    strcmp(name, old) == 0) {
+			/* REFERENCES `old` (itself, unqualified): the copy */
+			buf_add(b, run, (size_t)(prev[0].p - run));
+			quote_ident(b, new, strlen(new));
+			run = prev[0].p + prev[0].len;
 		}
 		prev[1] = prev[0];
 		prev[0] = t;

@@ -111,7 +111,9 @@ int	 names_ddl_name(struct buf *b, const char *ddl, size_t len,
  * new, renamed from old in the same database (where constraint names are
  * the database's, not the table's: the old ones would collide, ERROR
  * 1005 errno 121): a name that starts with old (InnoDB's `old_ibfk_1`)
- * gets new in its place, any other "new_" before it.  0; or -1 with
+ * gets new in its place, any other "new_" before it; a reference to
+ * the table itself (REFERENCES `old`, unqualified) becomes one to new,
+ * so that the copy does not hang on the original.  0; or -1 with
  * nothing appended and why set, when a name would be longer than
  * NAMES_IDENT_MAX characters, or out of memory (why "").
  */

@@ -61,5 +61,18 @@ is "$(fks child | tr -d ' ') $(sql -e "SELECT GROUP_CONCAT(CONSTRAINT_NAME ORDER
     "child_ibfk_1fk_child_parent child_ibfk_1,fk_child_parent" \
     "moved to another database: the names are kept"
 
+# a table that references itself: the copy references the copy (it
+# referenced the original, whose rows it then held: DELETE failed there)
+sql $db -e "CREATE TABLE tree (id INT PRIMARY KEY, up INT,
+    FOREIGN KEY (up) REFERENCES tree (id));
+    INSERT INTO tree VALUES (1, NULL), (2, 1)" || exit 1
+dbsnap $C $db tree | rows2sql --rename tree=tree_copy | sqlsplit |
+    sqlexec $C 2>/dev/null
+is "$(sql -e "SELECT REFERENCED_TABLE_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS
+    WHERE CONSTRAINT_SCHEMA = '$db' AND TABLE_NAME = 'tree_copy'")" tree_copy \
+    "a self-reference is the copy's own"
+sql $db -e "DELETE FROM tree WHERE id = 2; DELETE FROM tree WHERE id = 1"
+is $? 0 "and the original's rows are its own to delete"
+
 sql -e "DROP DATABASE $db; DROP DATABASE ${db}_b"
 done_testing
