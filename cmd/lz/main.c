@@ -310,7 +310,20 @@ main(int argc, char *argv[])
 		rc = lz_decompress(&z);
 		break;
 	}
-	if (rc == 0 && z.check != NULL && (why = rpcheck_end(z.check)) != NULL) {
+	/*
+	 * No byte at all: the producer of a backup failed before its first
+	 * (dbsnap killed, a typo in the command); at a final name or under
+	 * -t that is no backup.  To standard output an empty input stays an
+	 * empty LZ4 frame, as lz4(1) writes it.
+	 */
+	if (rc == 0 && z.check != NULL && check.off == 0 &&
+	    (mode == TEST || outpath != NULL))
+		why = "empty (no byte: the producer wrote nothing)";
+	else if (rc == 0 && z.check != NULL)
+		why = rpcheck_end(z.check);
+	else
+		why = NULL;
+	if (why != NULL) {
 		/* a cut or failed dump: not at the final name, not passed */
 		progress_clear(z.prog);
 		if (mode == TEST)

@@ -85,7 +85,22 @@ like "$(cat err)" "the input is a rows2sql text that ends with its abort line" \
 
 # other data is not looked at
 printf 'CREATE TABLE x (a int);\n' | lz -o plain.lz4; is $? 0 "plain SQL text: as before"
-: | lz -o empty.lz4; is $? 0 "an empty input: as before"
+# An empty input: the producer failed before its first byte (killed while
+# it waited for a lock, or a typo in its name): no file at the final name,
+# and lz -t fails on an empty content; to standard output it is still the
+# empty frame lz4(1) writes, and --partial takes it.
+: | lz -o empty.lz4 2>err
+is "$? $(ls empty.lz4 2>/dev/null)" "1 " "an empty input: lz -o writes no file, exit 1"
+like "$(cat err)" "^lz: empty.lz4: not written: the input is empty \\(no byte: the producer wrote nothing\\)" \
+    "... and says that the input was empty"
+nosuchprogram 2>/dev/null | lz -o empty.lz4 2>/dev/null
+is "$? $(ls empty.lz4 2>/dev/null)" "1 " "a producer that never started: no file"
+: | lz >empty0.lz4; is $? 0 "an empty input to standard output: exit 0, as lz4(1)"
+lz4 -dc empty0.lz4 | wc -c | grep -qx 0; ok $? "... an empty frame that lz4 reads"
+lz -t empty0.lz4 2>err; is $? 1 "lz -t of an empty content: exit 1"
+like "$(cat err)" "the content is empty" "... naming it"
+lz -t --partial empty0.lz4; is $? 0 "lz -t --partial passes it"
+: | lz --partial -o empty.lz4; is "$? $(ls empty.lz4)" "0 empty.lz4" "lz --partial -o takes an empty input"
 printf '\211RPS' | lz -o short.lz4 2>err
 is $? 1 "a cut rowpipe magic: not written"
 
