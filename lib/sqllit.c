@@ -166,7 +166,7 @@ number(struct sqllit *v, const struct sqltok *t, int neg, struct buf *b)
 		s[n + 1] = '\0';
 		errno = 0;
 		v->d = strtod(neg ? s : s + 1, &e);
-		/* a denormal is ERANGE too, and exact; 0 or inf: the server's */
+		/* a denormal is ERANGE too, and exact; 0, inf: the server's */
 		if (*e != '\0' || !isfinite(v->d) || (errno != 0 &&
 		    (errno != ERANGE || v->d == 0)))
 			return -1;	/* 1e309 is the server's error */
@@ -482,7 +482,8 @@ sqllit_to_utf8(struct buf *out, const char *cs, size_t cslen,
 	size_t		 i, k, mark = out->len;
 	int		 latin1 = cs_is(cs, cslen, "latin1");
 	int		 ascii = cs_is(cs, cslen, "ascii");
-	int		 u3 = cs_is(cs, cslen, "utf8mb3") || cs_is(cs, cslen, "utf8");
+	int		 u3 = cs_is(cs, cslen, "utf8mb3") ||
+			    cs_is(cs, cslen, "utf8");
 
 	if (!latin1 && !ascii && !u3 && !cs_is(cs, cslen, "utf8mb4"))
 		return -1;
@@ -506,4 +507,133 @@ bad:
 	if (out->p != NULL)
 		out->p[mark] = '\0';
 	return -1;
+}
+
+/*
+ * Past the string or quoted name that starts at p (quote q), or NULL:
+ * the next quote not escaped by an odd run of backslashes (none in `),
+ * nor doubled.
+ */
+static const char *
+skip_quoted(const char *p, const char *e, char q)
+{
+	const char	*s = ++p, *f, *b;
+
+	for (;;) {
+		if ((f = memchr(p, q, (size_t)(e - p))) == NULL)
+			return NULL;
+		for (b = f; q != '`' && b > s && b[-1] == '\\'; b--)
+			;
+		if ((f - b) % 2 == 1)
+			p = f + 1;		/* \' */
+		else if (f + 1 < e && f[1] == q)
+			p = f + 2;		/* '' */
+		else
+			return f + 1;
+	}
+}
+
+/* Is [p, e) a non-zero integer literal, blanks around it allowed? */
+static int
+nonzero_int(const char *p, const char *e)
+{
+	int	 nz = 0, digits = 0;
+
+	while (p < e && sqltok_is_space((unsigned char)*p))
+		p++;
+	if (p < e && (*p == '-' || *p == '+'))
+		p++;
+	for (; p < e && *p >= '0' && *p <= '9'; p++) {
+		digits = 1;
+		nz |= *p != '0';
+	}
+	while (p < e && sqltok_is_space((unsigned char)*p))
+		p++;
+	return p == e && digits && nz;
+}
+
+/*
+ * The bytes sqllit_quick() stops at; the rest it steps over.  Commas
+ * only while it looks for value col of a tuple.
+ */
+static const unsigned char quick_stop[2][256] = {
+	{ ['\''] = 1, ['"'] = 1, ['`'] = 1, ['@'] = 1, ['#'] = 1, ['-'] = 1,
+	  ['/'] = 1, ['('] = 1, [')'] = 1 },
+	{ ['\''] = 1, ['"'] = 1, ['`'] = 1, ['@'] = 1, ['#'] = 1, ['-'] = 1,
+	  ['/'] = 1, ['('] = 1, [')'] = 1, [','] = 1 },
+};
+
+/* Does the word SELECT or WITH follow p (blanks first)? */
+static int
+subquery_at(const char *p, const char *e)
+{
+	while (p < e && sqltok_is_space((unsigned char)*p))
+		p++;
+	return (e - p >= 6 && strncasecmp(p, "SELECT", 6) == 0 &&
+	    (e - p == 6 || !sqltok_is_word((unsigned char)p[6]))) ||
+	    (e - p >= 4 && strncasecmp(p, "WITH", 4) == 0 &&
+	    (e - p == 4 || !sqltok_is_word((unsigned char)p[4])));
+}
+
+int
+sqllit_quick(const char *text, size_t len, size_t from, long col,
+    int *nonzero)
+{
+	const char	*b = text + from, *p = b, *e = text + len, *w;
+	const char	*v = NULL;
+	const unsigned char *stop = quick_stop[0];
+	long		 field = 0;
+	int		 depth = 0, tuples = 1, c;
+
+	*nonzero = col >= 0;
+	for (;;) {
+		while (p < e && !stop[(unsigned char)*p])
+			p++;
+		if (p == e)
+			break;
+		c = (unsigned char)*p;
+		if (c == '\'' || c == '"' || c == '`') {
+			if ((p = skip_quoted(p, e, (char)c)) == NULL)
+				return 0;
+			continue;
+		}
+		if (c == '@' || c == '#' || (c == '-' && p + 1 < e &&
+		    p[1] == '-') || (c == '/' && p + 1 < e && p[1] == '*'))
+			return 0;
+		if (c == '(') {
+			/* a word right before it (blanks between): a call */
+			for (w = p; w > b && sqltok_is_space((unsigned char)
+			    w[-1]); w--)
+				;
+			if (w > b && sqltok_is_word((unsigned char)w[-1])) {
+				if (!(w - b >= 6 && strncasecmp(w - 6, "VALUES",
+				    6) == 0 && (w - 6 == b ||
+				    !sqltok_is_word((unsigned char)w[-7]))))
+					return 0;
+				/* ON DUPLICATE KEY UPDATE ... VALUES(c) */
+				if (depth == 0)
+					tuples = 0;
+			}
+			if (subquery_at(p + 1, e))
+				return 0;
+			if (depth++ == 0 && tuples) {
+				field = 0;
+				v = p + 1;
+			}
+		} else if (c == ')' || (c == ',' && depth == 1)) {
+			if (depth == 1 && tuples && field == col &&
+			    !nonzero_int(v, p))
+				*nonzero = 0;
+			if (depth == 1 && tuples && c == ')' && field < col)
+				*nonzero = 0;	/* not that many values */
+			if (c == ',') {
+				field++;
+				v = p + 1;
+			} else if (--depth < 0)
+				return 0;
+		}
+		stop = quick_stop[depth == 1 && tuples && field <= col];
+		p++;
+	}
+	return depth == 0;
 }

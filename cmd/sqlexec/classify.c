@@ -119,53 +119,6 @@ classify_set(const struct rp_stmt *st, const char **why)
 }
 
 /*
- * What differs between connections: the functions as words (a call, or
- * the same word as a name: only a warning is at stake), the variables as
- * @@name, @@SESSION.name or @@LOCAL.name.  A user variable of the same
- * name (@identity) is not matched, nor anything in a literal or comment.
- */
-static const struct {
-	const char	*word;
-	int		 var;		/* a system variable: after "@@" */
-	const char	*show;
-} per_connection[] = {
-	{ "LAST_INSERT_ID",	0, "LAST_INSERT_ID()" },
-	{ "ROW_COUNT",		0, "ROW_COUNT()" },
-	{ "FOUND_ROWS",		0, "FOUND_ROWS()" },
-	{ "CONNECTION_ID",	0, "CONNECTION_ID()" },
-	{ "IDENTITY",		1, "@@identity" },
-	{ "LAST_INSERT_ID",	1, "@@last_insert_id" },
-};
-
-const char *
-sx_reads_connection(const struct rp_stmt *st)
-{
-	struct sqltok_lexer s;
-	char		 w[64];
-	const char	*name;
-	size_t		 i;
-	int		 var;
-
-	sqltok_init(&s, st->text, st->len, 0);
-	while (next_token(&s, w, sizeof(w))) {
-		name = w;
-		if ((var = strncmp(name, "@@", 2) == 0)) {
-			name += 2;
-			if (strncmp(name, "SESSION.", 8) == 0)
-				name += 8;
-			else if (strncmp(name, "LOCAL.", 6) == 0)
-				name += 6;
-		}
-		for (i = 0; i < sizeof(per_connection) /
-		    sizeof(per_connection[0]); i++)
-			if (per_connection[i].var == var &&
-			    strcmp(per_connection[i].word, name) == 0)
-				return per_connection[i].show;
-	}
-	return NULL;
-}
-
-/*
  * Which transaction statement (sqlsplit's STK_TRANSACTION) this is:
  * MariaDB KB "START TRANSACTION", "COMMIT", "ROLLBACK", "SAVEPOINT".
  * COMMIT or ROLLBACK AND CHAIN opens the next transaction at once: it
@@ -271,9 +224,10 @@ sx_sets_autocommit(const struct rp_stmt *st)
 
 /*
  * Words that may stand before "(" in a session statement of a dump and
- * call nothing that has side effects or differs between connections:
- * keywords, and the functions dumps use (rows2sql's pieces: IFNULL,
- * CONCAT).
+ * call nothing that has side effects: keywords, the functions dumps use
+ * (rows2sql's pieces: IFNULL, CONCAT), and those that read the
+ * connection's own state (order.c sees that the other connections' user
+ * variables then differ from connection 1's, and orders what reads them).
  */
 static const char *const pure_words[] = {
 	"SET", "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "EXISTS",
@@ -283,7 +237,8 @@ static const char *const pure_words[] = {
 	"UNHEX", "LENGTH", "OCTET_LENGTH", "CHAR_LENGTH", "SUBSTRING",
 	"SUBSTR", "LEFT", "RIGHT", "REPLACE", "LOWER", "UPPER", "TRIM",
 	"CAST", "CONVERT", "COUNT", "MAX", "MIN", "SUM", "AVG", "ABS",
-	"ROUND", "FLOOR", "CEIL", "CEILING", "GREATEST", "LEAST", NULL
+	"ROUND", "FLOOR", "CEIL", "CEILING", "GREATEST", "LEAST",
+	"LAST_INSERT_ID", "ROW_COUNT", "FOUND_ROWS", "CONNECTION_ID", NULL
 };
 
 const char *

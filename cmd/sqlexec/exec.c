@@ -70,27 +70,6 @@ too_large(struct dispatch *d, const struct rp_stmt *s)
 }
 
 /*
- * With -j > 1 a session statement runs on every connection; if it reads
- * what only the connection that ran an earlier statement knows (SET @id =
- * LAST_INSERT_ID()), each connection gets its own value.  Say so once.
- */
-static void
-warn_per_connection(struct dispatch *d, const struct rp_stmt *s)
-{
-	struct buf	 b = BUF_INIT;
-	const char	*what;
-
-	if (d->o->jobs < 2 || (what = sx_reads_connection(s)) == NULL)
-		return;
-	sx_where(&b, s->no, s->line, NULL);
-	sx_report(d->x, "warning: %s: %s reads per-connection state (%s); "
-	    "with -j %d each connection gets its own value: use -j 1",
-	    b.p, s->kind == STK_OTHER && strncasecmp(s->text, "SELECT", 6) == 0 ?
-	    "SELECT ... INTO" : "SET", what, d->o->jobs);
-	buf_release(&b);
-}
-
-/*
  * The input's identity, statement by statement; at the first statement
  * after --skip-to N, check that statements 1..N are those of the input
  * the resume point was made from, before anything after N runs.
@@ -163,8 +142,6 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	if (resume_point(d, s) == -1)
 		return -1;
 	d->consumed = s->no;
-	if (a == ACT_SESSION)
-		warn_per_connection(d, s);
 	sx_check_use(d->x, s, &d->use_warned);
 	if (a != ACT_SKIP && (s->no > d->o->skip_to || a == ACT_SESSION) &&
 	    !d->o->dry_run && d->x->max_packet > 0 &&
@@ -197,9 +174,13 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	    (fn = sx_calls_function(s)) != NULL) {
 		snprintf(fnwhy, sizeof(fnwhy), "a session statement calls "
 		    "%s()", fn);
-		/* silently if warn_per_connection() has spoken already */
-		st_go_serial(d, s, sx_reads_connection(s) ? NULL : fnwhy);
+		st_go_serial(d, s, fnwhy);
 	}
+	/* what the serial order needs (order.c) */
+	if ((rc = sx_order(d->x, s, &a, &why, d->serial || d->txn != 0)) == -1)
+		return -1;
+	if (rc == 1)
+		st_go_serial(d, s, why);
 	if ((rc = st_input_txn(d, s, a)) != 1)
 		return rc;
 	if (d->serial && a != ACT_SKIP)
@@ -401,6 +382,12 @@ sx_run(int fd, const struct sx_opts *given)
 		return -1;
 	}
 	d.hash = sx_id_digest(&d.id);
+	if (sx_order_new(&x) == -1) {
+		warn("order");
+		frame_reader_free(r);
+		sx_id_free(&d.id);
+		return -1;
+	}
 	if (!o->dry_run) {
 		if (sx_connect(&x) == -1) {
 			sx_disconnect(&x);
@@ -507,6 +494,7 @@ done:
 	buf_release(&d.header);
 	progress_free(x.prog);
 	sx_lit_free(&x);
+	sx_order_free(&x);
 	if (!o->dry_run)
 		sx_disconnect(&x);
 	frame_reader_free(r);

@@ -440,8 +440,9 @@ to_double(const struct sqllit_insert *s, struct sqllit *v)
 
 /*
  * Fewer, longer runs, where the server stores the same either way: a
- * FLOAT or DOUBLE column with approximate numbers takes all its numbers
- * as doubles (an Item_int, Item_decimal and Item_float all reach
+ * FLOAT or DOUBLE column takes all its numbers as doubles if one is a
+ * double, else its integers as decimals (mysqldump writes 1 and 0.5
+ * there; an Item_int, Item_decimal and Item_float all reach
  * Field_float or Field_double through a double: Field_real::store(),
  * store_decimal()), and a column of a binary charset its strings as
  * bytes (the conversion from character_set_client to binary is a copy).
@@ -461,7 +462,7 @@ unify(struct sx_lit *l)
 
 	for (i = 0; i < s->arity; i++) {
 		seen = 0;
-		for (r = 0; r < s->ntuples; r++)
+		for (r = 0; r < s->ntuples && l->cols[i].real; r++)
 			seen |= 1u << s->v[r * s->arity + i].kind;
 		for (r = 0; r < s->ntuples; r++) {
 			v = &s->v[r * s->arity + i];
@@ -477,6 +478,10 @@ unify(struct sx_lit *l)
 			    (v->kind == SQLLIT_INT || v->kind == SQLLIT_UINT ||
 			    v->kind == SQLLIT_DEC) && to_double(s, v) == 0)
 				continue;
+			/* the decimal's double is the integer's (both round) */
+			if (l->cols[i].real && (v->kind == SQLLIT_INT ||
+			    v->kind == SQLLIT_UINT))
+				v->kind = SQLLIT_DEC;
 			if (v->kind == SQLLIT_STR && l->cols[i].bin_ok &&
 			    l->cols[i].cs[0] == '\0')
 				v->kind = SQLLIT_BIN;

@@ -128,11 +128,6 @@ enum sx_action {
 
 enum sx_action	 sx_classify(const struct rp_stmt *, const char **why);
 const char	*sx_action_name(enum sx_action);
-/*
- * What a session statement reads that differs between connections
- * (a static string such as "LAST_INSERT_ID()"), or NULL.
- */
-const char	*sx_reads_connection(const struct rp_stmt *);
 
 /*
  * A table's high-water mark (snapshot streams, resume.c): the table's
@@ -193,6 +188,7 @@ struct sx {
 	struct sx_intr	*intr;		/* NULL: signals not taken */
 	struct sx_bulk	*bulk;		/* per connection (bulk.c), or NULL */
 	struct sx_lit	*lit;		/* per connection (lit.c), or NULL */
+	struct sx_order	*order;		/* the serial order (order.c), or NULL */
 	int		 by_frame;	/* positions are frames (load.c) */
 	struct sx_engine *eng;		/* engines known (nontx.c), dispatcher's */
 	size_t		 neng;
@@ -252,6 +248,23 @@ enum sx_txn {
 	TXN_OTHER		/* SAVEPOINT, RELEASE, ROLLBACK TO, ... CHAIN */
 };
 enum sx_txn sx_txn_kind(const struct rp_stmt *);
+
+/*
+ * order.c: what the serial order needs of statement s, classified *a
+ * (issue #24).  Dispatcher's thread, for every statement in input order
+ * after --skip-to; ordered: it runs in order on connection 1 anyway (the
+ * input's transaction, or a serial run).  May change *a from
+ * ACT_PARALLEL to ACT_BARRIER, with *why; asks the server (connection 1,
+ * after sx_drain()) for a table's AUTO_INCREMENT column, once until the
+ * next DDL.  0; 1: from here on one connection (*why says why); -1: an
+ * error, recorded.  sx_order_new() (0, or -1 and errno) before the first
+ * call, sx_order_free() at the end.
+ */
+struct sx_order;
+int	 sx_order_new(struct sx *);
+void	 sx_order_free(struct sx *);
+int	 sx_order(struct sx *, const struct rp_stmt *s, enum sx_action *a,
+	    const char **why, int ordered);
 /* SET autocommit = 0 or OFF: 0; = 1 or ON: 1; not set: -1. */
 int	 sx_sets_autocommit(const struct rp_stmt *);
 /*

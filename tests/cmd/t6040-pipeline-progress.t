@@ -20,7 +20,7 @@ fresh_db $DB
 		printf "SET @v = '"
 		head -c 36000 /dev/urandom | base64 -w0
 		printf "';\n"
-		[ $i -eq 200 ] && echo "SET @x = LAST_INSERT_ID();"
+		[ $i -eq 200 ] && echo "SET @x = ROW_COUNT();"
 		i=$((i + 1))
 	done
 } >dump.sql
@@ -55,7 +55,7 @@ like "$(tr '\r' '\n' <raw.log)" "^lz: [0-9]+% ETA [0-9]+:[0-9][0-9], " \
 ok $(tr '\r' '\n' <raw.log | grep -q '^sqlsplit: [0-9]'; echo $((! $?))) \
     "sqlsplit, not first in the pipeline, showed no progress"
 # On the screen as the user sees it: each line is one message.
-like "$(grep '^sqlexec: warning' screen.txt)" "LAST_INSERT_ID" \
+like "$(grep '^sqlexec: warning' screen.txt)" "ROW_COUNT" \
     "sqlexec's warning on a line of its own"
 like "$(grep '^lz: ' screen.txt)" "^lz: [0-9.]+ MiB in [0-9.]+ s" "lz's summary on a line of its own"
 like "$(grep '^sqlexec: [0-9]' screen.txt)" "^sqlexec: 482 statements, " \

@@ -245,10 +245,58 @@ test_to_utf8(void **state)
 	buf_release(&b);
 }
 
+/* sqllit_quick(): what passes without the lexer, and the AI column. */
+static void
+test_quick(void **state)
+{
+	static const struct {
+		const char	*text;
+		long		 col;
+		int		 quick, nonzero;
+	} q[] = {
+		{ "INSERT INTO t VALUES (1,'a'),(2,'b')", 0, 1, 1 },
+		{ "INSERT INTO t VALUES (1,'a'),(0,'b')", 0, 1, 0 },
+		{ "INSERT INTO t VALUES (-5, 'x'), ( 7 ,'y')", 0, 1, 1 },
+		{ "INSERT INTO t VALUES (NULL,'a')", 0, 1, 0 },
+		{ "INSERT INTO t VALUES ('3','a')", 0, 1, 0 },
+		{ "INSERT INTO t VALUES (1.5,'a')", 0, 1, 0 },
+		{ "INSERT INTO t VALUES (1,'a')", 1, 1, 0 },
+		{ "INSERT INTO t VALUES (1)", 1, 1, 0 },
+		{ "INSERT INTO t VALUES (1,'it''s @x (y)')", -1, 1, 0 },
+		{ "INSERT INTO t VALUES (1,'a\\'(b')", -1, 1, 0 },
+		{ "INSERT INTO t VALUES (1,_binary 'x',X'41',0x41)", 0, 1, 1 },
+		{ "INSERT INTO t VALUES (1,2) ON DUPLICATE KEY UPDATE v = "
+		    "VALUES(v) + 1", 0, 1, 1 },
+		{ "INSERT INTO t VALUES (@a)", -1, 0, 0 },
+		{ "INSERT INTO t VALUES (LAST_INSERT_ID())", -1, 0, 0 },
+		{ "INSERT INTO t VALUES (f (1))", -1, 0, 0 },
+		{ "INSERT INTO t VALUES ((SELECT 1))", -1, 0, 0 },
+		{ "INSERT INTO t VALUES (1) /* @x */", -1, 0, 0 },
+		{ "INSERT INTO t VALUES (1) -- x", -1, 0, 0 },
+		{ "INSERT INTO t VALUES (1) # x", -1, 0, 0 },
+		{ "INSERT INTO t VALUES ('open)", -1, 0, 0 },
+		{ "INSERT INTO t VALUES (1", -1, 0, 0 },
+	};
+	size_t		 i, from;
+	int		 nz;
+
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		from = (size_t)(strstr(q[i].text, "VALUES") - q[i].text) + 6;
+		nz = -1;
+		if (sqllit_quick(q[i].text, strlen(q[i].text), from, q[i].col,
+		    &nz) != q[i].quick || (q[i].quick && nz != q[i].nonzero))
+			print_message("# %s: got nonzero %d\n", q[i].text, nz);
+		assert_int_equal(sqllit_quick(q[i].text, strlen(q[i].text),
+		    from, q[i].col, &nz), q[i].quick);
+		if (q[i].quick)
+			assert_int_equal(nz, q[i].nonzero);
+	}
+}
+
 int
 main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 2];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 3];
 	size_t		 i, n = 0;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -260,6 +308,7 @@ main(void)
 	}
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_target);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_to_utf8);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_quick);
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return _cmocka_run_group_tests("sqllit", tests, n, NULL, NULL);
 }

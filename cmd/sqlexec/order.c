@@ -1,0 +1,627 @@
+/*
+ * order: the one rule for what may run out of order or on another
+ * connection (issue #24), so that -j N gives what the mysql client gives
+ * running the statements one by one, in order.
+ *
+ * Connection 1 is the serial order's connection: every barrier, every
+ * session statement and the input's own transactions run there, in
+ * order, so its per-connection state (LAST_INSERT_ID(), user variables,
+ * temporary tables, prepared statements, locks, session variables) is
+ * the one the mysql client's connection would have.  A unit may run on
+ * any connection and before the units ahead of it have committed; so an
+ * INSERT goes into a unit only when it neither reads nor changes that
+ * state and leaves no AUTO_INCREMENT value to the server:
+ *
+ *   - its values are literals (lib/sqllit), or expressions of words that
+ *     name no function but the pure ones below, no variable (@, @@) and
+ *     no subquery;
+ *   - its table has no AUTO_INCREMENT column, or every tuple gives that
+ *     column a non-zero integer literal (NULL, 0, DEFAULT, a string or a
+ *     column left out make the server assign one, which depends on the
+ *     order of the INSERTs, and sets LAST_INSERT_ID(); an explicit value
+ *     sets neither).  The column comes from the server, once per table
+ *     until the next statement that may change tables (DDL, CALL...);
+ *     triggers and views are nontx.c's: such INSERTs already run alone.
+ *
+ * Anything else, or anything this cannot tell, is ordered: it runs as a
+ * barrier, on connection 1, after everything before it has committed.
+ * Session statements run on every connection; once a statement that ran
+ * on connection 1 only may have set a user variable (":=", INTO @, CALL,
+ * a stored function), or a session statement read per-connection state,
+ * the other connections' user variables are no longer those of the
+ * serial order, and a session statement that reads one makes the run
+ * serial from there (one connection).  So does CALL: a procedure may set
+ * session variables on connection 1 only.
+ *
+ * ROW_COUNT() and FOUND_ROWS() read what the statement before did; the
+ * COMMIT of a unit, or a look-up of sqlexec's own, may run between the
+ * two: sqlexec says so, once.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "quote.h"
+#include "sqlexec.h"
+#include "sqllit.h"
+#include "sqltok.h"
+
+/* What a table's AUTO_INCREMENT column is, as far as order.c knows. */
+enum ai_state {
+	AI_NONE,	/* no AUTO_INCREMENT column */
+	AI_COLUMN,	/* one, named name, at visible position pos */
+	AI_UNKNOWN	/* not known: every INSERT into it is ordered */
+};
+
+struct ai_table {
+	char		*key;		/* "schema\0table" as "schema.table" */
+	int		 state;
+	char		 name[200];	/* the column */
+	long		 pos;		/* among the visible columns, or -1 */
+};
+
+struct sx_order {
+	struct ai_table	*t;
+	size_t		 n, cap;
+	struct sqllit_insert ins;
+	int		 diverged;	/* other connections' user variables */
+	int		 rowcount_said;	/* the ROW_COUNT() warning was given */
+};
+
+int
+sx_order_new(struct sx *x)
+{
+	if ((x->order = calloc(1, sizeof(*x->order))) == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+forget(struct sx_order *o)
+{
+	while (o->n > 0)
+		free(o->t[--o->n].key);
+}
+
+void
+sx_order_free(struct sx *x)
+{
+	if (x->order == NULL)
+		return;
+	forget(x->order);
+	free(x->order->t);
+	sqllit_release(&x->order->ins);
+	free(x->order);
+	x->order = NULL;
+}
+
+/*
+ * Functions that read nothing per-connection and change nothing: those
+ * of dumps and common DML, SLEEP, and the clock (its session parts, the
+ * time zone and SET TIMESTAMP, are set on every connection).  Any other
+ * word before "(" counts as a call.
+ */
+static const char *const pure[] = {
+	"ABS", "AES_DECRYPT", "AES_ENCRYPT", "ASCII", "BIN", "CAST", "CEIL",
+	"CEILING", "CHAR", "CHAR_LENGTH", "COALESCE", "COMPRESS", "CONCAT",
+	"CONCAT_WS", "CONV", "CONVERT", "DATE", "DATE_ADD", "DATE_FORMAT",
+	"DATE_SUB", "FLOOR", "FROM_BASE64", "FROM_UNIXTIME", "GREATEST",
+	"HEX", "IF", "IFNULL", "IN", "INET6_ATON", "INET_ATON", "INTERVAL",
+	"JSON_ARRAY", "JSON_OBJECT", "LEAST", "LEFT", "LENGTH", "LOWER", "LPAD",
+	"MD5", "MOD", "NULLIF", "OCTET_LENGTH", "POINT", "REPEAT", "REPLACE",
+	"REVERSE", "RIGHT", "ROUND", "RPAD", "SHA1", "SHA2", "SPACE",
+	"STR_TO_DATE", "SUBSTR", "SUBSTRING", "ST_GEOMFROMTEXT",
+	"ST_GEOMFROMWKB", "ST_GEOMETRYFROMTEXT", "ST_GEOMETRYFROMWKB",
+	"ST_POINTFROMTEXT", "ST_POLYGONFROMTEXT", "TIMESTAMP", "TO_BASE64",
+	"TRIM", "TRUNCATE", "UNCOMPRESS", "UNHEX", "UPPER", "VALUES",
+	"SLEEP", "NOW", "CURRENT_TIMESTAMP", "CURDATE", "CURRENT_DATE",
+	"CURTIME", "CURRENT_TIME", "UTC_TIMESTAMP", "UNIX_TIMESTAMP",
+	"LOCALTIME", "LOCALTIMESTAMP",
+	/* keywords that stand before "(" */
+	"AND", "AS", "KEY", "NOT", "ON", "OR", "SET", "UPDATE", "VALUE",
+	"WHERE", "XOR",
+};
+
+static int
+is_pure(const struct sqltok *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(pure) / sizeof(*pure); i++)
+		if (sqltok_is(t, pure[i]))
+			return 1;
+	return 0;
+}
+
+/* What the words of a statement show (scan()). */
+struct seen {
+	const char	*why;		/* why it is ordered, or NULL */
+	int		 select;	/* a subquery or SELECT */
+	int		 assigns;	/* may set a user variable */
+	int		 uservar;	/* names one */
+	int		 call;		/* CALL */
+	int		 rowcount;	/* ROW_COUNT() or FOUND_ROWS() */
+	int		 conn;		/* a per-connection function */
+};
+
+/* Functions whose value is the connection's. */
+static const char *const per_conn[] = {
+	"LAST_INSERT_ID", "ROW_COUNT", "FOUND_ROWS", "CONNECTION_ID",
+	"GET_LOCK", "RELEASE_LOCK", "RELEASE_ALL_LOCKS", "IS_USED_LOCK",
+	"IS_FREE_LOCK", "NEXTVAL", "LASTVAL", "SETVAL", "DATABASE", "SCHEMA",
+	"USER", "CURRENT_USER", "SESSION_USER", "CURRENT_ROLE",
+};
+
+/* System variables whose value is the connection's (after "@@"). */
+static const char *const per_conn_var[] = {
+	"IDENTITY", "LAST_INSERT_ID", "INSERT_ID", "WARNING_COUNT",
+	"ERROR_COUNT", "PSEUDO_THREAD_ID", "LAST_GTID",
+};
+
+/* The name after "@@" ([SESSION. | LOCAL. | GLOBAL.]name), for w->conn. */
+static void
+sysvar(struct sqltok_lexer *lx, struct seen *w)
+{
+	struct sqltok_lexer save = *lx;
+	struct sqltok	 t, dot;
+	size_t		 i;
+
+	if (sqltok_next(lx, &t) != SQLTOK_WORD) {
+		*lx = save;
+		return;
+	}
+	if (sqltok_is(&t, "SESSION") || sqltok_is(&t, "LOCAL") ||
+	    sqltok_is(&t, "GLOBAL")) {
+		save = *lx;
+		if (sqltok_next(lx, &dot) != SQLTOK_PUNCT || *dot.p != '.' ||
+		    sqltok_next(lx, &t) != SQLTOK_WORD) {
+			*lx = save;
+			return;
+		}
+	}
+	for (i = 0; i < sizeof(per_conn_var) / sizeof(*per_conn_var); i++)
+		if (sqltok_is(&t, per_conn_var[i]))
+			w->conn = 1;
+}
+
+/*
+ * After a user variable's name: is it assigned (":=", or "=" in a SET
+ * at the top level)?  The lexer is left where it was.
+ */
+static int
+target(const struct sqltok_lexer *lx, int set_eq)
+{
+	struct sqltok_lexer l = *lx;
+	struct sqltok	 f;
+
+	if (sqltok_next(&l, &f) != SQLTOK_PUNCT)
+		return 0;
+	if (*f.p == '=')
+		return set_eq;
+	return *f.p == ':' && sqltok_next(&l, &f) == SQLTOK_PUNCT &&
+	    *f.p == '=';
+}
+
+/*
+ * The words of s[0..len) (lexed as sqlsplit lexes by default), for what
+ * they read or change.  "@" followed by a word is a variable; a word
+ * before "(" a call.
+ */
+static void
+scan(const char *text, size_t len, struct seen *w)
+{
+	struct sqltok_lexer lx;
+	struct sqltok	 t, n, prev = { 0 };
+	size_t		 i;
+	int		 set = 0, into = 0, depth = 0, known;
+
+	memset(w, 0, sizeof(*w));
+	sqltok_init(&lx, text, len, 0);
+	while (sqltok_next(&lx, &t) != SQLTOK_END) {
+		if (t.flags & SQLTOK_F_OPEN) {
+			w->why = "text it cannot read";
+			return;
+		}
+		if (prev.p == NULL)
+			set = t.kind == SQLTOK_WORD && sqltok_is(&t, "SET");
+		if (t.kind == SQLTOK_PUNCT && *t.p == '(')
+			depth++;
+		else if (t.kind == SQLTOK_PUNCT && *t.p == ')')
+			depth--;
+		if (t.kind == SQLTOK_WORD)
+			into = sqltok_is(&t, "INTO");
+		else if (t.kind == SQLTOK_PUNCT && *t.p != ',' && *t.p != '@')
+			into = 0;
+		if (t.kind == SQLTOK_PUNCT && *t.p == '@') {
+			/* @@name: a system variable; @name, @'name': user */
+			if (sqltok_next(&lx, &n) == SQLTOK_PUNCT &&
+			    *n.p == '@') {
+				if (w->why == NULL)
+					w->why = "a system variable";
+				sysvar(&lx, w);
+			} else {
+				/* the name is n; a target unless read */
+				if (w->why == NULL)
+					w->why = "a user variable";
+				if (!target(&lx, set && depth == 0) && !into)
+					w->uservar = 1;
+				if (into)
+					w->assigns = 1;	/* SELECT ... INTO @v */
+				prev = n;
+				continue;
+			}
+		} else if (t.kind == SQLTOK_PUNCT && *t.p == '=' &&
+		    prev.kind == SQLTOK_PUNCT && *prev.p == ':')
+			w->assigns = 1;
+		else if (t.kind == SQLTOK_WORD && sqltok_is(&t, "SELECT"))
+			w->select = 1;
+		else if (t.kind == SQLTOK_WORD && sqltok_is(&t, "CALL"))
+			w->call = 1;
+		else if (t.kind == SQLTOK_PUNCT && *t.p == '(' &&
+		    prev.kind == SQLTOK_WORD && !is_pure(&prev)) {
+			for (known = 0, i = 0; i < sizeof(per_conn) /
+			    sizeof(*per_conn); i++)
+				if (sqltok_is(&prev, per_conn[i]))
+					known = w->conn = 1;
+			if (sqltok_is(&prev, "ROW_COUNT") ||
+			    sqltok_is(&prev, "FOUND_ROWS"))
+				w->rowcount = 1;
+			/* a stored function may set variables, anything */
+			if (!known)
+				w->assigns = 1;
+			if (w->why == NULL)
+				w->why = "a function call";
+		}
+		prev = t;
+	}
+}
+
+/* Ask the server what schema.table's AUTO_INCREMENT column is.  0 or -1. */
+static int
+query_ai(MYSQL *m, const char *schema, const char *table, struct ai_table *e)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	int		 rc = -1;
+
+	/*
+	 * The column and its place among the visible columns (an INSERT
+	 * without a column list gives those, in order: MariaDB KB
+	 * "Invisible Columns"); constants, so that only this table is read.
+	 */
+	buf_adds(&q, "SELECT c.COLUMN_NAME, c.EXTRA LIKE '%INVISIBLE%', "
+	    "(SELECT COUNT(*) FROM information_schema.COLUMNS v WHERE "
+	    "v.TABLE_SCHEMA = c.TABLE_SCHEMA AND v.TABLE_NAME = c.TABLE_NAME "
+	    "AND v.ORDINAL_POSITION < c.ORDINAL_POSITION AND v.EXTRA NOT "
+	    "LIKE '%INVISIBLE%') FROM information_schema.COLUMNS c WHERE "
+	    "c.TABLE_SCHEMA = ");
+	quote_string(&q, schema, strlen(schema));
+	buf_adds(&q, " AND c.TABLE_NAME = ");
+	quote_string(&q, table, strlen(table));
+	buf_adds(&q, " AND c.EXTRA LIKE '%auto_increment%'");
+	if (q.err || mysql_real_query(m, q.p, q.len) != 0 ||
+	    (res = mysql_store_result(m)) == NULL)
+		goto out;
+	e->state = AI_NONE;
+	if ((row = mysql_fetch_row(res)) != NULL) {
+		e->state = AI_COLUMN;
+		snprintf(e->name, sizeof(e->name), "%s", row[0] ? row[0] : "");
+		e->pos = row[1] != NULL && strcmp(row[1], "0") == 0 &&
+		    row[2] != NULL ? strtol(row[2], NULL, 10) : -1;
+		if (row[0] == NULL || strlen(row[0]) >= sizeof(e->name))
+			e->state = AI_UNKNOWN;
+	}
+	mysql_free_result(res);
+	rc = 0;
+out:
+	buf_release(&q);
+	return rc;
+}
+
+/*
+ * The AUTO_INCREMENT column of the table s writes (cached).  With no
+ * connection (--dry-run) a table not known counts as having none.
+ * NULL (ENOMEM, or the server's error: recorded); with peek, NULL for a
+ * table not cached, and nothing asked.
+ */
+static const struct ai_table *
+ai_of(struct sx *x, const struct rp_stmt *s, const char *schema, int peek)
+{
+	struct sx_order	*o = x->order;
+	struct ai_table	*e, *t;
+	struct buf	 key = BUF_INIT;
+	size_t		 i;
+
+	buf_addf(&key, "%s.%s", schema, s->table);
+	if (key.err)
+		return NULL;
+	for (i = o->n; i > 0; i--)
+		if (strcmp(o->t[i - 1].key, key.p) == 0) {
+			buf_release(&key);
+			return &o->t[i - 1];
+		}
+	if (peek) {
+		buf_release(&key);
+		return NULL;
+	}
+	if (o->n == o->cap) {
+		t = reallocarray(o->t, o->cap ? o->cap * 2 : 16, sizeof(*t));
+		if (t == NULL) {
+			buf_release(&key);
+			return NULL;
+		}
+		o->t = t;
+		o->cap = o->cap ? o->cap * 2 : 16;
+	}
+	e = &o->t[o->n];
+	memset(e, 0, sizeof(*e));
+	e->key = buf_detach(&key, NULL);
+	e->state = AI_NONE;
+	if (x->conn != NULL && x->o->dry_run == 0) {
+		/* connection 1, idle: everything queued has committed */
+		if (sx_drain(x) == -1 ||
+		    query_ai(x->conn[0], schema, s->table, e) == -1) {
+			if (!x->stop)
+				sx_set_error(x, s->no, "statement %llu: the "
+				    "AUTO_INCREMENT column of %s: ERROR %u "
+				    "(%s): %s", (unsigned long long)s->no,
+				    e->key, mysql_errno(x->conn[0]),
+				    mysql_sqlstate(x->conn[0]),
+				    mysql_error(x->conn[0]));
+			free(e->key);
+			return NULL;
+		}
+	}
+	o->n++;
+	return e;
+}
+
+/* Does the column list cb..ce (of a cut INSERT) name name?  Its index. */
+static long
+list_index(const char *cb, const char *ce, const char *name)
+{
+	struct sqltok_lexer lx;
+	struct sqltok	 t;
+	char		 id[200];
+	long		 i = 0;
+
+	sqltok_init(&lx, cb, (size_t)(ce - cb), 0);
+	while (sqltok_next(&lx, &t) != SQLTOK_END) {
+		if (t.kind == SQLTOK_PUNCT && *t.p == ',') {
+			i++;
+			continue;
+		}
+		if (t.kind == SQLTOK_PUNCT && *t.p == '.')
+			continue;	/* t.col: the last name counts */
+		if (sqltok_ident(&t, id, sizeof(id)) < 0)
+			return -2;	/* not a plain list */
+		if (strcasecmp(id, name) == 0) {
+			/* t.col or col: only if no further "." follows */
+			struct sqltok_lexer save = lx;
+			struct sqltok	 n;
+
+			if (sqltok_next(&lx, &n) == SQLTOK_PUNCT &&
+			    *n.p == '.') {
+				lx = save;
+				continue;
+			}
+			lx = save;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Does a cut INSERT give the AUTO_INCREMENT column a non-zero integer
+ * in every tuple?  1, or 0 (the server assigns some, or not known).
+ */
+static int
+explicit_ai(const struct sqllit_insert *ins, const struct ai_table *e)
+{
+	const char	*tb, *te, *cb, *ce;
+	const struct sqllit *v;
+	long		 k;
+	size_t		 r;
+
+	if (sqllit_target(ins, 0, &tb, &te, &cb, &ce) == -1)
+		return 0;
+	k = cb != NULL ? list_index(cb, ce, e->name) : e->pos;
+	if (k < 0 || (size_t)k >= ins->arity)
+		return 0;
+	for (r = 0; r < ins->ntuples; r++) {
+		v = &ins->v[r * ins->arity + (size_t)k];
+		if ((v->kind != SQLLIT_INT && v->kind != SQLLIT_UINT) ||
+		    v->u == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The end of an INSERT's VALUES (or VALUE) keyword, as an offset, or 0:
+ * none before a SELECT, SET or the end of the first 64 KiB.
+ */
+static size_t
+values_end(const struct rp_stmt *s)
+{
+	struct sqltok_lexer lx;
+	struct sqltok	 t;
+
+	sqltok_init(&lx, s->text, s->len > 65536 ? 65536 : s->len, 0);
+	while (sqltok_next(&lx, &t) != SQLTOK_END) {
+		if (t.kind != SQLTOK_WORD)
+			continue;
+		if (sqltok_is(&t, "VALUES") || sqltok_is(&t, "VALUE"))
+			return (size_t)(t.p + t.len - s->text);
+		if (sqltok_is(&t, "SELECT") || sqltok_is(&t, "SET"))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * Value k of every tuple: which column holds the AUTO_INCREMENT one (the
+ * column list up to from, or its place among the visible columns).  -1:
+ * the INSERT leaves it out (the server assigns it); -2: not known.
+ */
+static long
+ai_index(const struct rp_stmt *s, size_t from, const struct ai_table *e)
+{
+	struct sqllit_insert p;
+	const char	*tb, *te, *cb, *ce;
+	long		 k;
+
+	memset(&p, 0, sizeof(p));
+	p.prefix = s->text;
+	p.plen = from;
+	if (sqllit_target(&p, 0, &tb, &te, &cb, &ce) == -1)
+		return -2;
+	if (cb == NULL)
+		return e->pos;
+	return (k = list_index(cb, ce, e->name)) < -1 ? -2 : k;
+}
+
+/* A parallel INSERT: may it stay so?  NULL, or why it is ordered. */
+static const char *
+insert_order(struct sx *x, const struct rp_stmt *s, const char *schema,
+    struct seen *w, int *err)
+{
+	struct sx_order	*o = x->order;
+	const struct ai_table *e;
+	size_t		 from = values_end(s);
+	long		 k;
+	int		 quick, nz;
+
+	*err = 0;
+	/*
+	 * The quick look, which every INSERT of a dump passes; with the
+	 * table's AUTO_INCREMENT column known, its values in the same pass.
+	 */
+	k = -1;
+	if ((e = s->table[0] != '\0' ? ai_of(x, s, schema, 1) : NULL) != NULL &&
+	    e->state == AI_COLUMN && from > 0)
+		k = ai_index(s, from, e);
+	quick = from > 0 && sqllit_quick(s->text, s->len, from, k, &nz);
+	if (!quick) {
+		scan(s->text, s->len, w);
+		if (w->select)
+			return "INSERT with a subquery";
+		if (w->why != NULL)
+			return w->why;
+	}
+	if (s->table[0] == '\0')
+		return "an INSERT whose table is not known";
+	if (e == NULL) {
+		if ((e = ai_of(x, s, schema, 0)) == NULL) {
+			*err = 1;
+			return NULL;
+		}
+		if (e->state == AI_COLUMN && from > 0 &&
+		    (k = ai_index(s, from, e)) >= 0 && quick)
+			(void)sqllit_quick(s->text, s->len, from, k, &nz);
+	}
+	if (e->state == AI_NONE)
+		return NULL;
+	if (e->state == AI_UNKNOWN || from == 0 || k < 0)
+		return "AUTO_INCREMENT values the server assigns";
+	if (quick)
+		return nz ? NULL : "AUTO_INCREMENT values the server assigns";
+	/* expressions of pure words: the values, as the server reads them */
+	if (sqllit_cut(&o->ins, s->text, s->len, 0) != 1 ||
+	    !explicit_ai(&o->ins, e))
+		return "AUTO_INCREMENT values the server assigns";
+	return NULL;
+}
+
+/* A statement that defines (and runs none of what it defines). */
+static int
+ddl(int kind)
+{
+	switch (kind) {
+	case STK_CREATE_TABLE:
+	case STK_CREATE_VIEW:
+	case STK_CREATE_ROUTINE:
+	case STK_CREATE_TRIGGER:
+	case STK_CREATE_EVENT:
+	case STK_CREATE_DATABASE:
+	case STK_ALTER:
+	case STK_DROP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
+    const char **why, int ordered)
+{
+	struct sx_order	*o = x->order;
+	const char	*schema = s->schema[0] != '\0' ? s->schema :
+	    s->db[0] != '\0' ? s->db : x->o->db != NULL ? x->o->db : "";
+	struct seen	 w;
+	const char	*r;
+	int		 err, rc = 0, dml;
+
+	if (o == NULL || *a == ACT_SKIP)
+		return 0;
+	memset(&w, 0, sizeof(w));
+	switch (ordered && *a == ACT_PARALLEL ? ACT_BARRIER : *a) {
+	case ACT_PARALLEL:
+		if ((r = insert_order(x, s, schema, &w, &err)) != NULL) {
+			*a = ACT_BARRIER;
+			*why = r;
+		} else if (err)
+			return -1;
+		break;
+	case ACT_SESSION:
+		scan(s->text, s->len, &w);
+		if (o->diverged && w.uservar) {
+			*why = "a session statement reads a user variable "
+			    "that a statement on one connection may have set";
+			rc = 1;
+		}
+		/* its value on the other connections is theirs */
+		if (w.conn)
+			o->diverged = 1;
+		break;
+	default:
+		scan(s->text, s->len, &w);
+		dml = s->kind == STK_INSERT || s->kind == STK_UPDATE ||
+		    s->kind == STK_DELETE || s->kind == STK_LOAD;
+		/* DDL, CALL...: tables and their columns may have changed */
+		if (!dml)
+			forget(o);
+		if (w.call && !ordered) {
+			*why = "CALL (a procedure may set session state)";
+			rc = 1;
+		}
+		break;
+	}
+	/*
+	 * It runs on connection 1 only: what it sets, the others lack.  A
+	 * definition (CREATE, ALTER, DROP) runs none of its body or its
+	 * expressions, but CREATE TABLE ... SELECT does.
+	 */
+	if (*a != ACT_PARALLEL && *a != ACT_SESSION && (w.assigns || w.call) &&
+	    (!ddl(s->kind) || (s->kind == STK_CREATE_TABLE && w.select)))
+		o->diverged = 1;
+	/*
+	 * The statement before may have run in a unit (its COMMIT after
+	 * it), and sqlexec's own look-ups (information_schema) run on
+	 * connection 1 between two statements: not the client's value.
+	 */
+	if (w.rowcount && !o->rowcount_said && !ddl(s->kind)) {
+		o->rowcount_said = 1;
+		sx_report(x, "warning: statement %llu (line %llu) reads "
+		    "ROW_COUNT() or FOUND_ROWS(): sqlexec's own statements may "
+		    "run between it and the statement before, so its value "
+		    "may differ from the mysql client's",
+		    (unsigned long long)s->no, (unsigned long long)s->line);
+	}
+	return rc;
+}

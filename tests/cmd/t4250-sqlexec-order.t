@@ -1,0 +1,90 @@
+#!/bin/sh
+# sqlexec -j N gives what the mysql client gives (issue #24): order-gen
+# writes scripts whose result depends on the order of their statements
+# and on one connection's state (AUTO_INCREMENT ids the server assigns,
+# LAST_INSERT_ID(), user variables read and assigned in INSERTs and SETs,
+# SET INSERT_ID, SELECT ... INTO @var, REPLACE and INSERT IGNORE of the
+# same keys, the input's own transactions, DDL, procedures, a temporary
+# table at the end), between ordinary INSERTs of explicit keys.  Each
+# runs through the mysql client and through sqlsplit | sqlexec at -j 1,
+# 2 and 4, at the default settings and with --commit-every 1: HEX() of
+# every column of every row, the number of warnings and of failed
+# statements are the client's.  Then the examples of the issue, and
+# that a dump's INSERTs still go in parallel units.
+. "$(dirname "$0")/../lib.sh"
+need_server
+C=$(CONN)
+a=t4250_a b=t4250_b
+
+for seed in 1 2; do
+	order-gen -s $seed -n ${RP_ORDER_STEPS:-300} -T $a >o.sql
+	ok $? "seed $seed: script generated"
+	sed "s/^USE \`$a\`/USE \`$b\`/" o.sql >ob.sql
+	fresh_db $a
+	sql --force -vvv <o.sql >ref.out 2>ref.err
+	db_hex $a >a.hex
+	want=$(client_counts ref.out ref.err)
+	for j in 1 2 4; do
+		for ce in "" "--commit-every 1"; do
+			fresh_db $b
+			sqlsplit <ob.sql | sqlexec $C --force -j $j $ce $b 2>err
+			db_hex $b >b.hex
+			is_file b.hex a.hex "seed $seed, -j $j $ce: HEX() of every row"
+			is "$(sqlexec_counts err)" "$want" \
+			    "seed $seed, -j $j $ce: warnings and failed statements"
+		done
+	done
+done
+
+# The table of issue #24, at -j 2, default settings and --commit-every 1.
+cat >ids.sql <<'SQL'
+CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(5));
+CREATE TABLE u (id INT, v VARCHAR(5));
+INSERT INTO t (v) VALUES ('a');
+INSERT INTO t (v) VALUES ('b');
+INSERT INTO t (v) VALUES ('c');
+INSERT INTO t (v) VALUES ('d');
+INSERT INTO t (v) VALUES ('e');
+INSERT INTO u VALUES (LAST_INSERT_ID(), 'x');
+INSERT INTO t (v) VALUES ('f');
+INSERT INTO u VALUES (LAST_INSERT_ID(), 'y');
+SET @n := 0;
+INSERT INTO u VALUES (@n := @n + 1, 'n');
+INSERT INTO u VALUES (@n := @n + 1, 'n');
+INSERT INTO u VALUES (@n := @n + 1, 'n');
+SQL
+{
+	echo "CREATE TABLE m (id INT AUTO_INCREMENT PRIMARY KEY, v INT);"
+	echo "CREATE TABLE l (tid INT, v INT);"
+	i=1
+	while [ $i -le 3000 ]; do
+		echo "INSERT INTO m (v) VALUES ($i);"
+		echo "INSERT INTO l VALUES (LAST_INSERT_ID(), $i);"
+		i=$((i + 1))
+	done
+} >many.sql
+for ce in "" "--commit-every 1"; do
+	fresh_db $b
+	sqlsplit <ids.sql | sqlexec $C -j 2 $ce $b 2>err
+	is "$(sql -e "SELECT GROUP_CONCAT(id, v ORDER BY id) FROM t;
+	    SELECT GROUP_CONCAT(id, v ORDER BY v, id) FROM u" $b | tr '\n' ' ')" \
+	    "1a,2b,3c,4d,5e,6f 1n,2n,3n,5x,6y " \
+	    "-j 2 $ce: ids in order, LAST_INSERT_ID() and @n as the client's"
+	sqlsplit <many.sql | sqlexec $C -j 2 $ce $b 2>err
+	is "$(sql -e "SELECT COUNT(*), SUM(id <> v) FROM m;
+	    SELECT COUNT(*), SUM(tid <> v) FROM l" $b | tr '\n' ' ')" \
+	    "3000	0 3000	0 " "-j 2 $ce: 3,000 pairs of INSERT and LAST_INSERT_ID()"
+done
+
+# A dump (explicit keys, SET @OLD_...=@@... around it) keeps its units.
+{
+	echo "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;"
+	echo "CREATE TABLE d (id INT AUTO_INCREMENT PRIMARY KEY, v INT);"
+	seq 200 | awk '{ print "INSERT INTO d VALUES (" $1 ",1),(" $1 + 1000 ",2);" }'
+	echo "/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;"
+} >dump.sql
+sqlsplit <dump.sql | sqlexec -n -j 2 --commit-every 1 >plan 2>err
+is "$(grep -c ': insert: parallel' plan)" 200 "a dump's INSERTs stay parallel"
+is "$(cat err)" "" "and nothing is said about them"
+sql -e "DROP DATABASE $a; DROP DATABASE $b"
+done_testing
