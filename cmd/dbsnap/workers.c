@@ -333,6 +333,39 @@ write_table_objects(struct snap *s, const char *db, int sequences)
 }
 
 /*
+ * Batch buffers a spool gave back, for the workers' next batches: a
+ * batch that went into a spool is replaced from here rather than by new
+ * memory, whose first use costs a page fault a page (30000 more for the
+ * bench table at -j 2).  At most POOL_MAX, under spool_mu.
+ */
+#define POOL_MAX	64
+/* A batch's memory: its rows past BATCH_BYTES end it (read_rows). */
+#define BATCH_CAP	(BATCH_BYTES + ((size_t)64 << 10))
+static struct buf	 pool[POOL_MAX];
+static size_t		 npool;
+
+static void
+pool_put(struct buf *b)
+{
+	pthread_mutex_lock(&spool_mu);
+	if (npool < POOL_MAX && b->cap <= 2 * BATCH_CAP) {
+		pool[npool++] = *b;
+		*b = (struct buf)BUF_INIT;
+	}
+	pthread_mutex_unlock(&spool_mu);
+	buf_release(b);
+}
+
+static void
+pool_get(struct buf *b)
+{
+	pthread_mutex_lock(&spool_mu);
+	if (npool > 0)
+		*b = pool[--npool];
+	pthread_mutex_unlock(&spool_mu);
+}
+
+/*
  * Spool: the batches themselves in memory (mem: the memory is taken
  * already; the worker goes on with a new batch, nothing is copied but
  * the large values of a batch with holes), or records of u32 length +
@@ -346,7 +379,6 @@ spool_add(struct snap *s, struct spool *sp, struct buf *batch,
 	struct buf	 whole = BUF_INIT;
 	uint32_t	 n = 0;
 	const char	*dir;
-	char		*q;
 	char		 path[4096];
 	int		 fd, i;
 
@@ -354,18 +386,14 @@ spool_add(struct snap *s, struct spool *sp, struct buf *batch,
 		n += (uint32_t)v[i].iov_len;
 	if (mem && nv > 1) {
 		/* Large values in Connector/C's buffer: copied in here. */
-		if (buf_grow(&whole, n) == -1)
+		if ((whole.p = malloc((size_t)n + 1)) == NULL)
 			die(s, "out of memory");
+		whole.cap = (size_t)n + 1;
 		for (i = 0; i < nv; i++)
 			buf_put(&whole, v[i].iov_base, v[i].iov_len);
 		batch = &whole;
 	}
 	if (mem) {
-		/* Its memory as used (glibc: mremap, no copy). */
-		if ((q = realloc(batch->p, batch->len + 1)) != NULL) {
-			batch->p = q;
-			batch->cap = batch->len + 1;
-		}
 		if (sp->nmem == sp->capmem) {
 			sp->capmem = sp->capmem ? 2 * sp->capmem : 16;
 			if ((sp->mem = reallocarray(sp->mem, sp->capmem,
@@ -408,7 +436,7 @@ spool_replay(struct snap *s, struct spool *sp)
 		if (frame_write(s->fw, FT_ROWS, 0, sp->mem[i].p,
 		    sp->mem[i].len) == -1)
 			write_failed(s);
-		buf_release(&sp->mem[i]);
+		pool_put(&sp->mem[i]);
 	}
 	if (sp->memsize > 0)
 		spool_mem_give(sp->memsize);
@@ -439,6 +467,10 @@ spool_replay(struct snap *s, struct spool *sp)
 static void
 batch_reset(struct worker *w, struct table *t)
 {
+	if (w->batch.p == NULL)		/* it went into a spool */
+		pool_get(&w->batch);
+	if (w->batch.p == NULL && (w->batch.p = malloc(BATCH_CAP)) != NULL)
+		w->batch.cap = BATCH_CAP;
 	buf_reset(&w->batch);
 	enc_rows_begin(&w->batch, t->id, 0);
 	w->at = w->batch.len;
@@ -489,7 +521,8 @@ emit(struct worker *w, struct table *t, size_t ci)
 	len = w->batch.len + w->br.hole_bytes;
 
 	/* Only this chunk moves the write position past itself. */
-	mem = is_head(t, ci) ? 0 : spool_mem_take(s, t, ci, len + 1,
+	mem = is_head(t, ci) ? 0 : spool_mem_take(s, t, ci,
+	    nv > 1 ? len + 1 : w->batch.cap,
 	    w->br.nholes > 0);
 	progress_add(s->prog, 0, w->batch_rows, len);
 	if (mem == 0) {
@@ -849,4 +882,6 @@ run_workers(struct snap *s)
 	}
 	free(w);
 	free(tasks);
+	while (npool > 0)
+		buf_release(&pool[--npool]);
 }
