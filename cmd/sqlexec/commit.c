@@ -212,7 +212,7 @@ sx_rows_txn(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 		struct buf	 b = BUF_INIT;
 
 		sx_rows_where(&b, u);
-		sx_commit_failed(x, m, u, b.p);
+		sx_commit_failed(x, m, u, b.p, "its COMMIT");
 		buf_release(&b);
 		sx_rows_conn_error(x, u, "COMMIT", m);
 		sx_fail_unit(x, u);

@@ -289,7 +289,7 @@ sx_point(const struct sx *x, uint64_t no, uint64_t hash,
 
 void
 sx_commit_failed(struct sx *x, MYSQL *m, const struct sx_unit *u,
-    const char *what)
+    const char *what, const char *lost)
 {
 	struct sx_unit	*d;
 	unsigned	 e = mysql_errno(m);
@@ -306,8 +306,8 @@ sx_commit_failed(struct sx *x, MYSQL *m, const struct sx_unit *u,
 	d->mark_hash = u->mark_hash;
 	pthread_mutex_lock(&x->mu);
 	/* one unit only can be in doubt: later ones wait for its turn */
-	if (x->doubt == NULL && asprintf(&x->doubt_what, "%s: its COMMIT got "
-	    "no answer (%s (%u))", what, mysql_error(m), e) != -1) {
+	if (x->doubt == NULL && asprintf(&x->doubt_what, "%s: %s got "
+	    "no answer (%s (%u))", what, lost, mysql_error(m), e) != -1) {
 		x->doubt = d;
 		d = NULL;
 	}

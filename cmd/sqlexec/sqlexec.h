@@ -546,10 +546,12 @@ void	 sx_point_free(struct sx_point *);
  * connection lost, its socket shut down: CR_*) leaves unknown whether
  * the server committed u: without --checkpoint, the resume line then
  * names both points, with u and without it (sx_print_resume()).  With
- * --checkpoint the row, which commits with u, tells --resume.
+ * --checkpoint the row, which commits with u, tells --resume.  lost
+ * says what got no answer: "its COMMIT", or for a statement that runs
+ * alone in autocommit (a barrier: sx_exec_one()) "the statement".
  */
 void	 sx_commit_failed(struct sx *, MYSQL *m, const struct sx_unit *u,
-	    const char *what);
+	    const char *what, const char *lost);
 /* "TABLE=MARK,..." (nothing if n is 0) into b. */
 void	 sx_point_marks(struct buf *b, const struct sx_mark *m, size_t n);
 /* The token "fN[,TABLE=MARK...]:IDENTITY" into b. */

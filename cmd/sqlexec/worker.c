@@ -428,7 +428,7 @@ run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
 	} else if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
 		buf_addf(&b, "statements %" PRIu64 "-%" PRIu64, u->st[0].no,
 		    u->st[u->n - 1].no);
-		sx_commit_failed(x, m, u, b.p);
+		sx_commit_failed(x, m, u, b.p, "its COMMIT");
 		buf_reset(&b);
 		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
 		    u->st[0].no, u->st[u->n - 1].no);
@@ -569,6 +569,29 @@ strict_done(struct sx *x, MYSQL *m, const struct rp_stmt *s, int keep_txn,
 }
 
 /*
+ * Statement s ran alone in autocommit (or with its own COMMIT) and the
+ * connection was lost before its answer (a client error): the server may
+ * have committed it.  The same doubt as a unit's lost COMMIT, and the
+ * same resume line with both points (sx_commit_failed()).  Statement
+ * streams only: a snapshot stream's barriers are its objects' DDL.
+ */
+static void
+barrier_doubt(struct sx *x, MYSQL *m, const struct rp_stmt *s)
+{
+	struct sx_unit	 u;
+	struct buf	 b = BUF_INIT;
+
+	memset(&u, 0, sizeof(u));
+	pthread_mutex_lock(&x->mu);
+	u.end_no = s->no;
+	u.end_hash = x->at_hash;
+	pthread_mutex_unlock(&x->mu);
+	buf_addf(&b, "statement %" PRIu64, s->no);
+	sx_commit_failed(x, m, &u, b.p, "the statement");
+	buf_release(&b);
+}
+
+/*
  * A barrier or session statement on conn[c], alone, every result drained;
  * commits if the statement left a transaction open (the dump may have
  * said SET autocommit=0), unless keep_txn: a statement of the input's own
@@ -621,6 +644,8 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 		if (x->prog != NULL)
 			progress_add(x->prog, 1, rows, s->len);
 	}
+	if (rc == -1 && w == 0 && c == 0 && !keep_txn && !x->by_frame)
+		barrier_doubt(x, m, s);
 	if (rc == -1 && w == 0) {
 		buf_adds(&e, ": ");
 		add_server_error(&e, m);

@@ -132,27 +132,16 @@ resume() {
 		return
 	fi
 	_rc=$?
-	okt $_rc "$_name: resume ($_how) exits 0"
+	ok $_rc "$_name: resume ($_how) exits 0"
 	[ $_rc -eq 0 ] || sed -n '1,4s/^/#   /p' err2
 	_got=$(sums tgt)
 	[ "$_got" = "$WANT" ]
-	okt $? "$_name: the target equals the source"
+	ok $? "$_name: the target equals the source"
 	[ "$_got" = "$WANT" ] || printf '%s\n' "$_got" | diff want.txt - |
 	    sed -n '1,12s/^/#   /p'
 }
 printf '%s\n' "$WANT" >want.txt
 
-# okt RC NAME: ok, or a TAP TODO where $TODO is set: a --skip-to after
-# the server died or stalled, where a COMMIT may have been done with no
-# answer; until engine's in-doubt line (issue 23) is on main, the point
-# printed can lie behind it (t4231 saw 4 rows twice).
-TODO=
-okt() {
-	if [ -z "$TODO" ]; then ok "$1" "$2"; return; fi
-	T_N=$((T_N + 1))
-	[ "$1" -eq 0 ] && _r=ok || _r="not ok"
-	echo "$_r $T_N - $2 # TODO $TODO"
-}
 
 # 1. The stream cut (head -c) at points spread over it; sqlexec exits 1
 # and prints the resume point.  j4.rp at 8 points, j2.rp at 4, the SQL
@@ -236,7 +225,6 @@ done
 # datadir; once with --skip-to, once with --checkpoint.
 for c in "j4.rp 2 " "j2.rp 4 --checkpoint=$CK"; do
 	set -- $c
-	[ -n "${3:-}" ] && TODO= || TODO="a COMMIT with no answer (issue 23, engine)"
 	start $1 $TC -j $2 --commit-every 8K ${3:-}
 	kill -9 "$TGT_PID"
 	ended "kill -9 of the server, $1 -j $2 ${3:-}"
@@ -246,7 +234,6 @@ for c in "j4.rp 2 " "j2.rp 4 --checkpoint=$CK"; do
 	ok $? "the server starts again on its datadir"
 	resume "kill -9 of the server, $1 -j $2 ${3:-}" $1 -j $2 \
 	    --commit-every 8K ${3:-}
-	TODO=
 done
 
 # 5. A stalled connection (the proxy forwards nothing, the sockets stay
@@ -255,7 +242,6 @@ done
 # connections left open.
 for c in "j2.rp 2 " "sql.rp 2 --checkpoint=$CK"; do
 	set -- $c
-	[ -n "${3:-}" ] && TODO= || TODO="a COMMIT with no answer (issue 23, engine)"
 	rm -f pport
 	stallproxy 0 127.0.0.1 "$TGT_PORT" >pport &
 	proxy=$!
@@ -271,7 +257,6 @@ for c in "j2.rp 2 " "sql.rp 2 --checkpoint=$CK"; do
 	proxy=
 	resume "stalled, SIGTERM, $1 -j $2 ${3:-}" $1 -j $2 --commit-every 8K \
 	    ${3:-}
-	TODO=
 done
 
 sql -e "DROP DATABASE $DB"
