@@ -464,7 +464,7 @@ test_commit_in_doubt(void **state)
 	assert_non_null(m = mysql_init(NULL));
 	assert_null(mysql_real_connect(m, NULL, "nobody", NULL, NULL, 0,
 	    "/nonexistent/rowpipe-engine-test.sock", 0));
-	sx_commit_failed(&x, m, &u, "d.t: rows 1-10 (frames 18-25)");
+	sx_commit_failed(&x, m, &u, "d.t: rows 1-10 (frames 18-25)", "its COMMIT");
 	assert_non_null(x.doubt);
 	assert_non_null(f = tmpfile());
 	fflush(stderr);
