@@ -362,16 +362,6 @@ names_fk_names(struct buf *b, const char *ddl, size_t len, const char *old,
 				quote_ident(b, nn.p, nn.len);
 				run = prev[0].p + prev[0].len;
 			}
-		} else if (prev[1].kind != SQLTOK_END &&
-		    sqltok_is(&prev[1], "REFERENCES") &&
-		    !(t.kind == SQLTOK_PUNCT && *t.p == '.') &&
-		    names_quoted(&prev[0]) &&
-		    sqltok_ident(&prev[0], name, sizeof(name)) >= 0 &&
-		    strcmp(name, old) == 0) {
-			/* REFERENCES `old` (itself, unqualified): the copy */
-			buf_add(b, run, (size_t)(prev[0].p - run));
-			quote_ident(b, new, strlen(new));
-			run = prev[0].p + prev[0].len;
 		}
 		prev[1] = prev[0];
 		prev[0] = t;
@@ -382,6 +372,30 @@ names_fk_names(struct buf *b, const char *ddl, size_t len, const char *old,
 	if (rc == 0)
 		buf_add(b, run, (size_t)(ddl + len - run));
 	return rc;
+}
+
+void
+names_fk_qualify(struct buf *b, const char *ddl, size_t len, const char *db)
+{
+	struct sqltok_lexer l;
+	struct sqltok	 t, prev;
+	const char	*run = ddl;
+
+	prev.kind = SQLTOK_END;
+	sqltok_init(&l, ddl, len, 0);
+	while (sqltok_next(&l, &t) != SQLTOK_END) {
+		/* REFERENCES `t` (`col`: t not followed by a dot */
+		if (prev.kind != SQLTOK_END && sqltok_is(&prev, "REFERENCES") &&
+		    names_quoted(&t) &&
+		    !(l.p < ddl + len && *l.p == '.')) {
+			buf_add(b, run, (size_t)(t.p - run));
+			quote_ident(b, db, strlen(db));
+			buf_addc(b, '.');
+			run = t.p;
+		}
+		prev = t;
+	}
+	buf_add(b, run, (size_t)(ddl + len - run));
 }
 
 /*

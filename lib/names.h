@@ -111,15 +111,25 @@ int	 names_ddl_name(struct buf *b, const char *ddl, size_t len,
  * new, renamed from old in the same database (where constraint names are
  * the database's, not the table's: the old ones would collide, ERROR
  * 1005 errno 121): a name that starts with old (InnoDB's `old_ibfk_1`)
- * gets new in its place, any other "new_" before it; a reference to
- * the table itself (REFERENCES `old`, unqualified) becomes one to new,
- * so that the copy does not hang on the original.  0; or -1 with
+ * gets new in its place, any other "new_" before it.  (Its references
+ * are names_fk_qualify()'s and names_ddl_refs()'s.)  0; or -1 with
  * nothing appended and why set, when a name would be longer than
  * NAMES_IDENT_MAX characters, or out of memory (why "").
  */
 #define NAMES_IDENT_MAX	64
 int	 names_fk_names(struct buf *b, const char *ddl, size_t len,
 	    const char *old, const char *new, char *why, size_t whysz);
+/*
+ * Append ddl (len bytes, a CREATE TABLE of database db as SHOW CREATE
+ * TABLE writes it) to b with each unqualified foreign key reference
+ * (REFERENCES `t`) qualified as `db`.`t`, so that names_ddl_refs() then
+ * maps it as any other: a referenced table renamed or moved by --rename
+ * is referenced by its new name (a table that references itself: the
+ * copy's own), and one left where it is stays referenced where it is,
+ * also from a table moved to another database.  Errors in b->err.
+ */
+void	 names_fk_qualify(struct buf *b, const char *ddl, size_t len,
+	    const char *db);
 /*
  * Append s (len bytes, a view, routine, trigger or event text of
  * database db) to b with its qualified references `db`. and

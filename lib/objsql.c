@@ -511,9 +511,16 @@ ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
 		 * nextval(`db`.`seq`), REFERENCES `otherdb`.`t`.
 		 */
 		buf_reset(&t);
-		if (x->n->ndb_renames > 0 || x->n->nrenames > 0)
-			names_ddl_refs(x->n, &t, r.p, r.len, db);
-		else
+		if (x->n->ndb_renames > 0 || x->n->nrenames > 0) {
+			struct buf	 q = BUF_INIT;
+
+			/* REFERENCES `t`: as `db`.`t`, which maps */
+			names_fk_qualify(&q, r.p, r.len, db);
+			names_ddl_refs(x->n, &t, q.p, q.len, db);
+			if (q.err)
+				t.err = q.err;
+			buf_release(&q);
+		} else
 			buf_add(&t, r.p, r.len);
 		buf_release(&r);
 		if (add_srids(x, ob, t.p, t.len, b) == -1) {

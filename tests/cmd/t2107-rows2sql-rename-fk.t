@@ -74,5 +74,31 @@ is "$(sql -e "SELECT REFERENCED_TABLE_NAME FROM information_schema.REFERENTIAL_C
 sql $db -e "DELETE FROM tree WHERE id = 2; DELETE FROM tree WHERE id = 1"
 is $? 0 "and the original's rows are its own to delete"
 
-sql -e "DROP DATABASE $db; DROP DATABASE ${db}_b"
+# references to other tables follow the renames: parent and child both
+# renamed, the child's copy references the parent's copy; a child moved
+# alone to another database references the parent where it stays
+# (before: the copy referenced the original parent, and the moved child
+# an unqualified `parent` that its new database does not have)
+refs() {
+	sql -e "SELECT CONCAT(UNIQUE_CONSTRAINT_SCHEMA, '.', REFERENCED_TABLE_NAME)
+	    FROM information_schema.REFERENTIAL_CONSTRAINTS
+	    WHERE CONSTRAINT_SCHEMA = '$1' AND TABLE_NAME = '$2' ORDER BY 1" |
+	    sort -u | tr '\n' ' '
+}
+dbsnap $C $db parent child |
+    rows2sql --rename parent=parent2 --rename child=child2 | sqlsplit |
+    sqlexec $C 2>err
+is "$? $(refs $db child2)" "0 $db.parent2 " \
+    "both renamed: the child's copy references the parent's copy"
+sql $db -e "DELETE FROM child2; DELETE FROM parent2"
+is $? 0 "... and the copies' rows delete, children first, as in the original"
+sql -e "DROP DATABASE IF EXISTS ${db}_c; CREATE DATABASE ${db}_c"
+dbsnap $C $db child | rows2sql --rename "$db.child=${db}_c.child" | sqlsplit |
+    sqlexec $C 2>err
+is "$? $(refs ${db}_c child)" "0 $db.parent " \
+    "a child moved alone to another database references the parent where it is"
+sql -e "INSERT INTO ${db}_c.child VALUES (9, 1, 2)"
+is $? 0 "... and a row that the parent holds can be inserted there"
+
+sql -e "DROP DATABASE ${db}_c; DROP DATABASE ${db}_b; DROP DATABASE $db"
 done_testing
