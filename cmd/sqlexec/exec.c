@@ -391,6 +391,7 @@ sx_run(int fd, const struct sx_opts *given)
 	if (!o->dry_run) {
 		if (sx_connect(&x) == -1) {
 			sx_disconnect(&x);
+			sx_order_free(&x);
 			frame_reader_free(r);
 			sx_id_free(&d.id);
 			return -1;
@@ -399,6 +400,7 @@ sx_run(int fd, const struct sx_opts *given)
 			fprintf(stderr, "%s: %s\n", getprogname(), x.err.msg);
 			free(x.err.msg);
 			sx_disconnect(&x);
+			sx_order_free(&x);
 			frame_reader_free(r);
 			sx_id_free(&d.id);
 			return -1;
@@ -417,6 +419,7 @@ sx_run(int fd, const struct sx_opts *given)
 			sx_join_workers(&x);
 			sx_intr_stop(&x);
 			sx_disconnect(&x);
+			sx_order_free(&x);
 			frame_reader_free(r);
 			return -1;
 		}
