@@ -38,10 +38,11 @@ sniff(struct rpcheck *c, const unsigned char *p, size_t n)
 	} else if (c->headlen >= SQLTRAILER_HEADER_LEN &&
 	    memcmp(c->head, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN) == 0)
 		c->kind = K_TEXT;
-	else if (c->headlen == sizeof(c->head) ||
-	    (memcmp(c->head, FRAME_MAGIC, c->headlen) != 0 &&
-	    memcmp(c->head, SQLTRAILER_HEADER, c->headlen) != 0))
-		c->kind = K_OTHER;
+	else if (!(c->headlen < FRAME_MAGIC_LEN &&
+	    memcmp(c->head, FRAME_MAGIC, c->headlen) == 0) &&
+	    !(c->headlen < SQLTRAILER_HEADER_LEN &&
+	    memcmp(c->head, SQLTRAILER_HEADER, c->headlen) == 0))
+		c->kind = K_OTHER;	/* no longer the start of either */
 }
 
 /* Frame boundaries in p[0..n), the bytes at stream offset off. */
