@@ -30,6 +30,14 @@ rows() {
 	sql -e "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id) FROM $1.t"
 }
 # wait_rows DB N: until t has at least N rows (deadline 30 s).
+# settled: the server has ended the sessions of a killed sqlexec.  A
+# statement it had sent (an ordered INSERT runs alone, in autocommit)
+# still commits after the kill: counting rows before that races with it.
+settled() {
+	[ "$(sql -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST
+	    WHERE ID <> CONNECTION_ID() AND DB LIKE 't4130%'")" = 0 ]
+}
+
 wait_rows() {
 	n=0
 	while [ $n -lt 300 ]; do
@@ -90,6 +98,7 @@ for at in 150 400 900; do
 	wait_rows t4130_a $at
 	kill -KILL $pid
 	wait $pid 2>/dev/null
+	wait_for settled
 	got=$(sql -e "SELECT COUNT(*) FROM t4130_a.t")
 	sqlexec $C -j 3 --commit-every 200 --checkpoint $CK --resume <a.rp 2>err
 	r=$?
@@ -120,6 +129,7 @@ pid=$!
 wait_rows t4130_a 300
 kill -KILL $pid
 wait $pid 2>/dev/null
+wait_for settled
 mk t4130_a | sed 's/VALUES (7, 0)/VALUES (7, 1)/' | sqlexec-gen >other.rp
 before=$(rows t4130_a)
 sqlexec $C --checkpoint $CK --resume <other.rp 2>err
@@ -169,6 +179,7 @@ pid=$!
 running_sleep
 kill -KILL $pid
 wait $pid 2>/dev/null
+wait_for settled
 kill_sleep
 like "$(ckpt)" "^running	5	0$" "killed during a DDL: position 5, statement 6 pending"
 sqlexec $C --checkpoint $CK --resume <d.rp 2>err
@@ -199,6 +210,7 @@ until pos=$(sql -e "SELECT position FROM $CK" 2>/dev/null);
 done
 kill -KILL $pid
 wait $pid 2>/dev/null
+wait_for settled
 got=$(sql -e "SELECT COUNT(*) FROM t4130_sn.s")
 like "$(ckpt)" "^running	[0-9]+	1$" "snapshot, kill -9 after $got rows: the checkpoint is a run"
 sqlexec $C -j 2 --commit-every 1 --checkpoint $CK --resume <sn.rp 2>err
