@@ -76,6 +76,21 @@ for ce in "" "--commit-every 1"; do
 	    "3000	0 3000	0 " "-j 2 $ce: 3,000 pairs of INSERT and LAST_INSERT_ID()"
 done
 
+# Invisible columns: an INSERT without a column list gives the visible
+# ones, so the AUTO_INCREMENT column's place is counted among those (iv),
+# and an invisible AUTO_INCREMENT column is always assigned (ih).
+{
+	echo "CREATE TABLE iv (h INT INVISIBLE DEFAULT 7, id INT AUTO_INCREMENT PRIMARY KEY, v INT);"
+	echo "CREATE TABLE ih (id INT AUTO_INCREMENT PRIMARY KEY INVISIBLE, v INT);"
+	seq 400 | awk '{ print "INSERT INTO iv VALUES (NULL, " $1 ");";
+	    print "INSERT INTO ih VALUES (" $1 ");" }'
+} >inv.sql
+fresh_db $b
+sqlsplit <inv.sql | sqlexec $C -j 2 --commit-every 1 $b 2>err
+is "$(sql -e "SELECT COUNT(*), SUM(id <> v), SUM(h <> 7) FROM iv;
+    SELECT COUNT(*), SUM(id <> v) FROM ih" $b | tr '\n' ' ')" \
+    "400	0	0 400	0 " "invisible columns: the ids the server assigns in order"
+
 # A dump (explicit keys, SET @OLD_...=@@... around it) keeps its units.
 {
 	echo "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;"
