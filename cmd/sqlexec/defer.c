@@ -139,7 +139,9 @@ defer_worker(void *arg)
 		    (res = mysql_store_result(m)) != NULL)
 			mysql_free_result(res);
 		sx_conn_end(x, c);
-		if (rc != 0)
+		if (rc == 0)
+			d->done = 1;
+		else
 			sx_set_error(x, d->frame, "frame %" PRIu64 ": table "
 			    "%s: the deferred indexes: ERROR %u (%s): %s",
 			    d->frame, d->table, mysql_errno(m),

@@ -512,12 +512,12 @@ resume_form(struct loader *l)
 	}
 	if (o->skip_has_hash && !o->skip_frames && !o->resume) {
 		sx_resume_given(x, given, sizeof(given));
-		sx_set_error(x, 0, "%s: the resume point of a statement stream, "
-		    "or of a snapshot stream as an older sqlexec printed it (a "
-		    "prefix of frames, which can lie behind rows of other "
-		    "tables that are committed): it is not trusted: empty the "
-		    "tables it loaded (or the database) and load the input "
-		    "again", given);
+		/* (older versions printed this form for snapshot streams
+		 * too: a prefix of frames, not exact: refused as well) */
+		sx_set_error(x, 0, "%s: a statement stream's resume point "
+		    "(statements), and this input is a snapshot stream (its "
+		    "resume points are fN[,table=mark...]:IDENTITY): it is not "
+		    "the input the resume point was made from", given);
 		x->no_resume = 1;
 		return -1;
 	}
@@ -632,6 +632,8 @@ sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
 			summary(&l, mono_now() - t0);
 		if (!ok && !x->no_resume)
 			sx_print_resume(x);
+		if (!ok)
+			sx_report_deferred(x, l.defer, l.ndefer);
 	}
 	loader_free(&l);
 	return ok ? 0 : -1;

@@ -68,6 +68,7 @@ struct sx_deferred {
 	char		*sql;		/* ALTER TABLE ... ADD ..., ADD ... */
 	size_t		 len;
 	uint64_t	 frame;		/* the table's OBJECT frame */
+	int		 done;		/* its ALTER ran (sx_defer_run()) */
 };
 
 /* defer.c */
@@ -87,9 +88,19 @@ int	 sx_defer_split(const char *ddl, size_t len, struct buf *create,
 int	 sx_defer_pays(const struct rp_object *ob);
 /*
  * Run the n ALTERs, in parallel over x's connections (the workers must
- * be idle).  0, or -1 with the first error recorded (or interrupted).
+ * be idle); each that ran gets done set.  0, or -1 with the first error
+ * recorded (or interrupted).
  */
 int	 sx_defer_run(struct sx *, struct sx_deferred *, size_t n);
+
+/* report.c */
+/*
+ * After a failed load: name the n tables of d that were created without
+ * their deferred indexes and are left so, and say what adds them (the
+ * resume point printed, if there is one).  Nothing if n is 0.
+ */
+void	 sx_report_deferred(struct sx *, const struct sx_deferred *d,
+	    size_t n);
 
 /* commit.c */
 /*

@@ -6,15 +6,19 @@
  * nothing of sqlexec's but target.c, so that every other file may call
  * it.
  */
+#include <sys/stat.h>
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <errmsg.h>
 #include <mysqld_error.h>
 
+#include "load.h"
 #include "sqlexec.h"
 #include "util.h"
 
@@ -77,6 +81,36 @@ sx_fatal_errno(unsigned e)
 }
 
 /*
+ * The input ended before its trailer (cut): a resume point says what is
+ * committed, but a cut file given again ends at the same place, so say
+ * that the resume needs the complete input.
+ */
+static void
+report_cut(struct sx *x)
+{
+	const char	*name = x->o->input_name;
+	struct stat	 sb;
+
+	x->input_cut = 1;
+	if (x->o->ninputs > 1)
+		sx_report(x, "a part ended early, before its trailer (said "
+		    "above): that file is incomplete (cut), and loading it "
+		    "again stops at the same place: resuming needs the "
+		    "complete part");
+	else if (name != NULL ? stat(name, &sb) == 0 && S_ISREG(sb.st_mode) :
+	    fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))
+		sx_report(x, "%s ended early, before its trailer: the file is "
+		    "incomplete (cut), and loading it again stops at the same "
+		    "place: resuming needs the complete file", name != NULL ?
+		    name : "stdin");
+	else
+		sx_report(x, "the input ended early, before its trailer: it "
+		    "is incomplete (cut): resuming needs the complete input "
+		    "(from a file that is cut, a load stops at the same "
+		    "place)");
+}
+
+/*
  * How the run ended, if not well: an interrupt, the input's fault, or the
  * first failed statement.  (The resume point follows the summary.)
  */
@@ -84,7 +118,7 @@ void
 sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
 {
 	const char	*why;
-	int		 reason = frame_reader_aborted(r, &why);
+	int		 reason = frame_reader_aborted(r, &why), cut;
 
 	if (x->interrupted != 0)
 		fprintf(stderr, "%s: interrupted (%s): the running statements "
@@ -95,10 +129,17 @@ sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
 		sx_report_damage(x, why, reason == FRAME_ABORT_DAMAGED_LATE);
 	else if (input_err == 1 && reason != 0)
 		sx_report_abort(x, reason, why);
-	else if (input_err == 1)
-		fprintf(stderr, "%s: %s: %s\n", getprogname(),
-		    x->o->input_name != NULL ? x->o->input_name : "stdin",
-		    frame_reader_errstr(r));
+	else if (input_err == 1) {
+		/* frame.h: "truncated at byte N", as against corrupt */
+		cut = strncmp(frame_reader_errstr(r), "truncated", 9) == 0;
+		/* --input: parts.c named the file and where it ends */
+		if (!cut || x->o->ninputs == 0)
+			fprintf(stderr, "%s: %s: %s\n", getprogname(),
+			    x->o->input_name != NULL ? x->o->input_name :
+			    "stdin", frame_reader_errstr(r));
+		if (cut)
+			report_cut(x);
+	}
 	if (x->interrupted == 0 && x->err.msg != NULL)
 		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
 }
@@ -190,9 +231,35 @@ sx_report_abort(struct sx *x, int reason, const char *why)
 	sx_report(x, "%s: %s: %s", x->o->input_name != NULL ?
 	    x->o->input_name : "stdin", frame_abort_phrase(reason), why);
 	sx_wrote_list(x, &b);
+	if (reason == FRAME_ABORT_CUT)
+		report_cut(x);
 	if (b.len > 0 && !frame_abort_resumable(reason))
 		sx_report(x, "nothing after the abort ran, but these tables "
 		    "hold what came before it: %s: load again once the cause "
 		    "is fixed", b.p);
+	buf_release(&b);
+}
+
+void
+sx_report_deferred(struct sx *x, const struct sx_deferred *d, size_t n)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n && i < WROTE_NAMES; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", d[i].table != NULL ?
+		    d[i].table : "?");
+	if (n > WROTE_NAMES)
+		buf_addf(&b, " and %zu more", n - WROTE_NAMES);
+	/* snapobj.c resumed(): a resume adds what a table lacks */
+	sx_report(x, "%zu table%s left without %s secondary indexes, which "
+	    "are added once the rows are in (--defer-indexes): %s: %s", n,
+	    n == 1 ? " is" : "s are", n == 1 ? "its" : "their", b.p,
+	    x->no_resume ? "no resume of this run adds them: loading the "
+	    "input again from the start, into an empty target, creates the "
+	    "tables with them" : "resuming as printed adds them (unless "
+	    "with --no-defer-indexes)");
 	buf_release(&b);
 }

@@ -530,8 +530,9 @@ sx_print_resume(struct sx *x)
 			    "with --resume (checkpoint %s records the run)",
 			    unit, x->o->checkpoint);
 		else
-			sx_report(x, "no %s is committed; run the same input "
-			    "again to restore it", unit);
+			sx_report(x, "no %s is committed; run the %s input "
+			    "again to restore it", unit, x->input_cut ?
+			    "complete" : "same");
 		goto out;
 	}
 	/*

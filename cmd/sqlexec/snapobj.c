@@ -186,17 +186,22 @@ ckpt_error(struct loader *l, const struct frame *f)
 int
 ld_run_deferred(struct loader *l)
 {
-	size_t	 i;
+	size_t	 i, n;
 	int	 rc;
 
 	if (l->ndefer == 0 || ld_barrier(l) == -1)
 		return l->ndefer == 0 ? 0 : -1;
 	rc = sx_defer_run(l->x, l->defer, l->ndefer);
-	for (i = 0; i < l->ndefer; i++) {
+	/* those that did not run stay, for sx_report_deferred() */
+	for (i = n = 0; i < l->ndefer; i++) {
+		if (!l->defer[i].done) {
+			l->defer[n++] = l->defer[i];
+			continue;
+		}
 		free(l->defer[i].table);
 		free(l->defer[i].sql);
 	}
-	l->ndefer = 0;
+	l->ndefer = n;
 	if (rc == 0) {
 		pthread_mutex_lock(&l->x->mu);
 		sx_done(l->x, l->frame - 1, l->prev_hash);
@@ -296,7 +301,7 @@ ld_object(struct loader *l, const struct frame *f)
 	struct rp_object ob, create;
 	struct buf	 ddl = BUF_INIT;
 	const char	*why, *schema, *eng;
-	int		 rc = -1;
+	int		 rc = -1, created = 0;
 
 	if (dec_object(f, &ob) == -1)
 		return ld_frame_error(l, f, "corrupt object frame");
@@ -341,6 +346,7 @@ ld_object(struct loader *l, const struct frame *f)
 			ld_frame_error(l, f, "%s", why);
 		goto out;
 	}
+	created = 1;
 	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
 	    f->seq, l->hash, 0, 0, 1) == -1) {
 		ckpt_error(l, f);
@@ -365,6 +371,13 @@ ld_object(struct loader *l, const struct frame *f)
 	}
 	rc = 0;
 out:
+	/* not created: no table is left without its deferred indexes */
+	if (rc != 0 && !created && l->ndefer > 0 &&
+	    l->defer[l->ndefer - 1].frame == f->seq) {
+		l->ndefer--;
+		free(l->defer[l->ndefer].table);
+		free(l->defer[l->ndefer].sql);
+	}
 	buf_release(&ddl);
 	return rc;
 }

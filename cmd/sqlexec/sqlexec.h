@@ -218,6 +218,7 @@ struct sx {
 	size_t		 npend_marks;
 	uint64_t	 pend_top;
 	int		 no_resume;	/* wrong input: print no resume point */
+	int		 input_cut;	/* it ended before its trailer (report.c) */
 	uint64_t	 pend_no;	/* --resume: a DDL begun at the stop, or 0 */
 	uint64_t	 pend_hash;
 	char		**wrote;	/* tables committed work wrote to */

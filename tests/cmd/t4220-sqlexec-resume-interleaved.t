@@ -92,7 +92,7 @@ fresh_db t4220_dst
 load --skip-to 19:0123456789abcdef <s.rp
 rc=$?
 is $rc 1 "an old-form N:IDENTITY for a snapshot stream: exit 1"
-like "$(cat err)" "--skip-to 19:0123456789abcdef: .*it is not trusted" \
+like "$(cat err)" "--skip-to 19:0123456789abcdef: a statement stream.s resume point .*this input is a snapshot stream" \
     "an old-form N:IDENTITY: the reason"
 is "$(sql -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 't4220_dst'")" 0 \
     "an old-form N:IDENTITY: nothing ran"
