@@ -17,6 +17,7 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 
 /*
@@ -213,46 +214,6 @@ discover_tables(struct snap *s)
 	}
 	s->o->ndbs = n;
 	buf_release(&q);
-}
-
-/*
- * The catalogue queries list a database's tables in name order, as
- * s->tables holds them: the search starts after the last one found, so
- * that a walk over N tables costs N, not N x (tables of the server).
- * Discovery runs on the main thread only.
- */
-struct table *
-find_table(struct snap *s, const char *db, const char *name)
-{
-	static size_t	 next;
-	size_t		 i, k;
-
-	for (k = 0; k < s->ntables; k++) {
-		i = (next + k) % s->ntables;
-		if (strcmp(s->tables[i]->name, name) == 0 &&
-		    strcmp(s->tables[i]->schema, db) == 0) {
-			next = i + 1;
-			return s->tables[i];
-		}
-	}
-	return NULL;
-}
-
-struct table *
-find_table_any(struct snap *s, const char *name)
-{
-	size_t	 i, n;
-	struct table *t;
-
-	for (i = 0; i < s->ntables; i++) {
-		t = s->tables[i];
-		n = strlen(t->schema);
-		if (strcmp(t->name, name) == 0 ||
-		    (strncmp(name, t->schema, n) == 0 && name[n] == '.' &&
-		    strcmp(name + n + 1, t->name) == 0))
-			return t;
-	}
-	return NULL;
 }
 
 static char *

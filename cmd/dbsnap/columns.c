@@ -18,6 +18,7 @@
 
 #include "ddl.h"
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 
 /* Does spec ("t" or "db.t") name table t? */
@@ -217,20 +218,4 @@ select_columns_used(struct snap *s)
 		if (!s->o->selects[i].hit)
 			die(s, "--select %s: no such table is dumped",
 			    s->o->selects[i].arg);
-}
-
-void
-select_expr_item(struct buf *q, const struct col *c)
-{
-	if (c->charset != NULL) {
-		buf_adds(q, "CONVERT((");
-		buf_adds(q, c->expr);
-		buf_addf(q, ") USING %s)", c->charset);
-	} else {
-		buf_addc(q, '(');
-		buf_adds(q, c->expr);
-		buf_addc(q, ')');
-	}
-	buf_adds(q, " AS ");
-	quote_ident(q, c->name, strlen(c->name));
 }

@@ -301,11 +301,12 @@ void	 netread_uninstall(MYSQL *);
 void	 discover_tables(struct snap *);
 void	 discover_details(struct snap *);
 void	 list_tables(struct snap *);
+
+/* schema.c */
+/* A table of the catalogue (s->tables) by name, NULL if not there. */
 struct table *find_table(struct snap *, const char *db, const char *name);
 /* name is "table" or "db.table" */
 struct table *find_table_any(struct snap *, const char *name);
-
-/* schema.c */
 void	 discover_columns(struct snap *, const char *db);
 /* Has t a column of a spatial type (GEOMETRY, POINT, ...)? */
 int	 table_is_spatial(const struct table *t);
@@ -318,7 +319,6 @@ ssize_t	 col_index(const struct table *, const char *name);
 /* columns.c: --columns and --select */
 void	 select_columns(struct snap *, struct table *);
 void	 select_columns_used(struct snap *);
-void	 select_expr_item(struct buf *, const struct col *);
 
 /* objects.c */
 void	 database_object(struct snap *, const char *db, const char *dbcoll);
@@ -388,7 +388,7 @@ int	 part_post(const struct snap *);
  * SQL thread exactly at POS (or finds it there) and checks its executed
  * position; replica_restart() starts replication again as it was found
  * and adds gtid_pos to the header.  Between the two, replica_restore()
- * (called by die()) puts replication back before dbsnap exits, and
+ * (die()'s undo, report.h) puts replication back before dbsnap exits, and
  * SIGINT, SIGTERM and SIGHUP wait until it has.
  */
 void	 replica_stop_at(struct snap *);
@@ -406,25 +406,24 @@ const char *take_read_lock(struct snap *);
 /* session.c */
 MYSQL	*session_open(struct snap *);
 void	 session_snapshot(struct snap *);
+int	 is_mariadb(MYSQL *);
+
+/*
+ * sql.c: run q (len bytes) on m; on any error sql_die(m, what) (report.h).
+ * sql_exec() drains a result if there is one; sql_query() returns the
+ * stored result (the caller frees it), NULL only for a statement that
+ * has none.
+ */
 void	 sql_exec(MYSQL *, const char *what, const char *q, size_t len);
 MYSQL_RES *sql_query(MYSQL *, const char *what, const char *q, size_t len);
-__dead void sql_die(MYSQL *, const char *what);
 
 /* workers.c */
 void	 write_header(struct snap *);
 void	 write_object(struct snap *, const struct object *);
 void	 write_objects(struct snap *, const struct objlist *);
 void	 write_table_objects(struct snap *, const char *db, int sequences);
-int	 is_mariadb(MYSQL *);
 void	 discover_srids(struct snap *, const char *db);
 void	 run_workers(struct snap *);
-/*
- * The end of a failed run: let out what was written (a stream without
- * its trailer, which every reader reports as truncated), print one line
- * "dbsnap: reason" and exit 1, from any thread.
- */
-__dead void die(struct snap *, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
 
 /* query.c: helpers that end dbsnap on failure */
 void	 attrs_add(struct attrs *, const char *key, const char *val);
@@ -441,7 +440,5 @@ char	*row_col(MYSQL_RES *, MYSQL_ROW, const char *name, size_t *lenp);
 char	*dup_col(MYSQL_RES *, MYSQL_ROW, int i);	/* owned, or NULL */
 const char *ctx2(const char *a, const char *b);	/* "a.b", static */
 int	 in_list(const char *, const char *const *list);
-
-extern struct snap *the_snap;
 
 #endif

@@ -15,6 +15,7 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 
 /* " IN ('db1','db2')" for the dumped databases, into q. */
 static void

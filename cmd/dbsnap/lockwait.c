@@ -28,6 +28,7 @@
 #include <mysqld_error.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "util.h"
 
 #define FIRST_SAY	1	/* seconds before the first message */

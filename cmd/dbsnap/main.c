@@ -17,10 +17,10 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "opt.h"
 #include "util.h"
 
-struct snap *the_snap;
 static struct snap_opts the_opts;
 
 static void

@@ -13,6 +13,7 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "names.h"
 #include "quote.h"
 #include "sqltok.h"

@@ -33,6 +33,7 @@
 #include <xxhash.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 
 #define PLAN_MAX_FILE	((size_t)64 << 20)

@@ -18,6 +18,7 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 
 struct grant {
 	char		*db;		/* NULL: *.* */

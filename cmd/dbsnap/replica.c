@@ -35,6 +35,7 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 
 struct replica {
@@ -429,6 +430,7 @@ replica_stop_at(struct snap *s)
 	unsigned	 tmo = s->o->gtid_wait_timeout;
 	enum gtid_rel	 rel;
 
+	die_undo(replica_restore);
 	open_replica(s);
 	r = rep(s);
 	if (r->mariadb && (npos = parse_pos(r->pos, pos, 256)) <= 0)

@@ -1,8 +1,9 @@
 /*
- * schema: each table's columns (information_schema.COLUMNS, with the
- * system-versioning columns), its key for ordering and chunking
- * (STATISTICS), and the SELECT list that reads its rows, with each
- * column's metadata from a LIMIT 0 query.
+ * schema: the catalogue's tables by name (find_table), each table's
+ * columns (information_schema.COLUMNS, with the system-versioning
+ * columns), its key for ordering and chunking (STATISTICS), and the
+ * SELECT list that reads its rows, with each column's metadata from a
+ * LIMIT 0 query.
  */
 #include <errno.h>
 #include <err.h>
@@ -14,8 +15,49 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 #include "sqltok.h"
+
+/*
+ * The catalogue queries list a database's tables in name order, as
+ * s->tables holds them: the search starts after the last one found, so
+ * that a walk over N tables costs N, not N x (tables of the server).
+ * Discovery runs on the main thread only.
+ */
+struct table *
+find_table(struct snap *s, const char *db, const char *name)
+{
+	static size_t	 next;
+	size_t		 i, k;
+
+	for (k = 0; k < s->ntables; k++) {
+		i = (next + k) % s->ntables;
+		if (strcmp(s->tables[i]->name, name) == 0 &&
+		    strcmp(s->tables[i]->schema, db) == 0) {
+			next = i + 1;
+			return s->tables[i];
+		}
+	}
+	return NULL;
+}
+
+struct table *
+find_table_any(struct snap *s, const char *name)
+{
+	size_t	 i, n;
+	struct table *t;
+
+	for (i = 0; i < s->ntables; i++) {
+		t = s->tables[i];
+		n = strlen(t->schema);
+		if (strcmp(t->name, name) == 0 ||
+		    (strncmp(name, t->schema, n) == 0 && name[n] == '.' &&
+		    strcmp(name + n + 1, t->name) == 0))
+			return t;
+	}
+	return NULL;
+}
 
 static struct col *
 add_col(struct table *t)
@@ -256,6 +298,23 @@ versioning_cols(struct table *t)
 	c->name = xstrdup("ROW_END");
 	c->pseudo = 1;
 	c->flags = COL_ROW_END | COL_INVISIBLE | COL_NOT_NULL;
+}
+
+/* A --select expression, in its column's character set, named as it. */
+static void
+select_expr_item(struct buf *q, const struct col *c)
+{
+	if (c->charset != NULL) {
+		buf_adds(q, "CONVERT((");
+		buf_adds(q, c->expr);
+		buf_addf(q, ") USING %s)", c->charset);
+	} else {
+		buf_addc(q, '(');
+		buf_adds(q, c->expr);
+		buf_addc(q, ')');
+	}
+	buf_adds(q, " AS ");
+	quote_ident(q, c->name, strlen(c->name));
 }
 
 /* Every column as stored: the workers format FLOAT and the rest. */

@@ -11,6 +11,7 @@
 #include <mysqld_error.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 
 /*
@@ -34,41 +35,6 @@ static const char *const session_sql[] = {
 static const char *const session_sql_mariadb[] = {
 	"SET SESSION max_statement_time = 0",
 };
-
-__dead void
-sql_die(MYSQL *m, const char *what)
-{
-	char	 e[512];
-
-	die(the_snap, "%s: %s", what, conn_strerror(m, e, sizeof(e)));
-}
-
-void
-sql_exec(MYSQL *m, const char *what, const char *q, size_t len)
-{
-	MYSQL_RES	*r;
-
-	if (mysql_real_query(m, q, len) != 0)
-		sql_die(m, what);
-	/* Statements like SHOW return a result; drain it. */
-	if ((r = mysql_store_result(m)) != NULL)
-		mysql_free_result(r);
-	else if (mysql_errno(m) != 0)
-		sql_die(m, what);
-}
-
-/* A stored (small) result; NULL only for a statement without one. */
-MYSQL_RES *
-sql_query(MYSQL *m, const char *what, const char *q, size_t len)
-{
-	MYSQL_RES	*r;
-
-	if (mysql_real_query(m, q, len) != 0)
-		sql_die(m, what);
-	if ((r = mysql_store_result(m)) == NULL && mysql_errno(m) != 0)
-		sql_die(m, what);
-	return r;
-}
 
 int
 is_mariadb(MYSQL *m)

@@ -28,6 +28,7 @@
 #include <mysqld_error.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 
 struct account {

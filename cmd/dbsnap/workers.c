@@ -26,6 +26,7 @@
 #include <mysql.h>
 
 #include "dbsnap.h"
+#include "report.h"
 #include "quote.h"
 
 struct task {
@@ -121,35 +122,6 @@ spool_mem_give(size_t n)
 }
 static struct task	*tasks;
 static size_t		 ntasks, next_task;
-
-__dead void
-die(struct snap *s, const char *fmt, ...)
-{
-	static pthread_mutex_t die_mu = PTHREAD_MUTEX_INITIALIZER;
-	va_list	 ap;
-
-	char	 msg[512], am[600];
-
-	pthread_mutex_lock(&die_mu);
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/*
-	 * Let what was written before the failure out, then end the stream
-	 * as dbsnap's failure (rowpipe-stream(5) ABORT, reason failed), so
-	 * that no reader downstream takes it for a cut.
-	 */
-	snprintf(am, sizeof(am), "dbsnap: %s", msg);
-	if (s != NULL && s->fw != NULL &&
-	    pthread_mutex_trylock(&s->out_mu) == 0)
-		(void)frame_writer_abort(s->fw, FRAME_ABORT_FAILED, am);
-	else if (s != NULL && s->fw == NULL && !s->o->list &&
-	    !s->o->plan_parts && (s->fw = frame_writer_new(STDOUT_FILENO)))
-		(void)frame_writer_abort(s->fw, FRAME_ABORT_FAILED, am);
-	warnx("%s", msg);
-	replica_restore(s);	/* --at-gtid: replication as it was found */
-	_exit(1);
-}
 
 /* A write error: EPIPE (the reader went away) stops quietly. */
 static __dead void
