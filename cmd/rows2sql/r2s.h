@@ -5,8 +5,9 @@
  * The converter's files: convert.c (the frame loop), output.c (the output
  * buffer and statement ends), session.c (the dump's session header,
  * footer and trailer line), objects.c (schema objects, through
- * lib/objsql), inserts.c (tables and rows as INSERT statements); the
- * trailer's XXH3 is lib/xxh's; state.h is their shared state.
+ * lib/objsql), inserts.c (tables and rows as INSERT statements),
+ * report.c (fail(), the error every file records); the trailer's XXH3
+ * is lib/xxh's; state.h is their shared state.
  */
 #ifndef ROWS2SQL_R2S_H
 #define ROWS2SQL_R2S_H

@@ -78,7 +78,7 @@ struct r2s {
 	char		 errbuf[512];
 };
 
-/* convert.c: record the first error (prefixed with the frame); -1. */
+/* report.c: record the first error (prefixed with the frame); -1. */
 int	 fail(struct r2s *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
