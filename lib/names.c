@@ -374,6 +374,20 @@ names_fk_names(struct buf *b, const char *ddl, size_t len, const char *old,
 	return rc;
 }
 
+int
+names_rename_fks(const struct names *n, struct buf *b, const char *ddl,
+    size_t len, const char *db, const char *name, char *why, size_t whysz)
+{
+	const char	*to = names_table(n, db, name);
+
+	if (strcmp(to, name) == 0 || strcmp(names_table_db(n, db, name),
+	    names_db(n, db)) != 0) {
+		buf_add(b, ddl, len);
+		return 0;
+	}
+	return names_fk_names(b, ddl, len, name, to, why, whysz);
+}
+
 void
 names_fk_qualify(struct buf *b, const char *ddl, size_t len, const char *db)
 {

@@ -120,6 +120,17 @@ int	 names_ddl_name(struct buf *b, const char *ddl, size_t len,
 int	 names_fk_names(struct buf *b, const char *ddl, size_t len,
 	    const char *old, const char *new, char *why, size_t whysz);
 /*
+ * Append ddl (len bytes, table db.name's CREATE TABLE, already renamed
+ * by names_ddl_name()) to b, with names_fk_names() applied when n renames
+ * the table within the database it goes to anyway; a table moved to
+ * another database, or not renamed, keeps its names (they are free
+ * there).  The one rule of rows2sql's and sqlexec's objsql and of
+ * rowmap.  0, or -1 as names_fk_names().
+ */
+int	 names_rename_fks(const struct names *n, struct buf *b,
+	    const char *ddl, size_t len, const char *db, const char *name,
+	    char *why, size_t whysz);
+/*
  * Append ddl (len bytes, a CREATE TABLE of database db as SHOW CREATE
  * TABLE writes it) to b with each unqualified foreign key reference
  * (REFERENCES `t`) qualified as `db`.`t`, so that names_ddl_refs() then

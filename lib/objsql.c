@@ -438,24 +438,18 @@ objsql_strip_definer(struct buf *b, const struct rp_object *ob)
 		buf_add(b, ob->ddl, ob->ddl_len);
 }
 
-/* Is table ob renamed (--rename) into the database it goes to anyway? */
-static int
-renamed_in_place(struct objsql *x, const struct rp_object *ob)
-{
-	return strcmp(names_table(x->n, ob->schema, ob->name), ob->name) != 0 &&
-	    strcmp(names_table_db(x->n, ob->schema, ob->name),
-	    names_db(x->n, ob->schema)) == 0;
-}
-
-/* Its FOREIGN KEY names made the renamed table's, in r (names.h). */
+/*
+ * Its FOREIGN KEY names made the renamed table's, in r, if it is renamed
+ * within its database (names.h).
+ */
 static int
 fk_names(struct objsql *x, const struct rp_object *ob, struct buf *r)
 {
 	struct buf	 k = BUF_INIT;
 	char		 why[300];
 
-	if (names_fk_names(&k, r->p, r->len, ob->name, names_table(x->n,
-	    ob->schema, ob->name), why, sizeof(why)) == -1) {
+	if (names_rename_fks(x->n, &k, r->p, r->len, ob->schema, ob->name,
+	    why, sizeof(why)) == -1) {
 		buf_release(&k);
 		return *why != '\0' ? xfail(x, "%s.%s: --rename: %s",
 		    ob->schema, ob->name, why) : xfail(x, "%s",
@@ -500,8 +494,7 @@ ddl_text(struct objsql *x, const struct rp_object *ob, struct buf *b)
 		 * Renamed in its own database: its foreign keys' names are
 		 * the database's and would collide with the original's.
 		 */
-		if (ob->kind == OBJ_TABLE && renamed_in_place(x, ob) &&
-		    fk_names(x, ob, &r) == -1) {
+		if (ob->kind == OBJ_TABLE && fk_names(x, ob, &r) == -1) {
 			buf_release(&r);
 			buf_release(&t);
 			return -1;

@@ -262,7 +262,8 @@ rm_table_ddl(struct rm *st, struct rtab *t, const struct rp_object *ob,
     struct buf *b)
 {
 	const struct names *n = &st->o->names;
-	struct buf	 a = BUF_INIT, c = BUF_INIT;
+	struct buf	 a = BUF_INIT, c = BUF_INIT, k = BUF_INIT;
+	char		 why[300];
 	int		 r = 0;
 
 	if (t->parsed) {
@@ -274,10 +275,16 @@ rm_table_ddl(struct rm *st, struct rtab *t, const struct rp_object *ob,
 	    ob->schema, ob->name), NULL) == -1)
 		r = rm_fail(st, "%s.%s: no name in its DDL", ob->schema,
 		    ob->name);
+	/* renamed in its database: its foreign keys' names would collide */
+	else if (names_rename_fks(n, &k, c.p, c.len, ob->schema, ob->name,
+	    why, sizeof(why)) == -1)
+		r = rm_fail(st, "%s.%s: --rename: %s", ob->schema, ob->name,
+		    *why != '\0' ? why : strerror(ENOMEM));
 	else
-		names_ddl_refs(n, b, c.p, c.len, ob->schema);
+		names_ddl_refs(n, b, k.p, k.len, ob->schema);
 	buf_release(&a);
 	buf_release(&c);
+	buf_release(&k);
 	return r;
 }
 
