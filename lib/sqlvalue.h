@@ -25,6 +25,7 @@ enum sqlval_kind {
 	VK_NUM,		/* numeric literal as sent (checked, else quoted) */
 	VK_HEX,		/* 0x...: binary strings, BIT, GEOMETRY */
 	VK_BINSTR,	/* _binary'...': --no-hex-blob */
+	VK_BIN,		/* the shorter of 0x... and _binary'...', per value */
 	VK_STR,		/* '...' always: INET6, UUID */
 	VK_TEMPORAL,	/* '...' always, usually digits and -: . */
 	VK_UTF8,	/* '...' if valid UTF-8, else _cs 0x... */
@@ -44,7 +45,9 @@ struct sqlval_col {
 /*
  * The rule for column c (its type, flags and collation id from the
  * FT_TABLE frame): hex_blob 1 writes binary strings as 0x..., 0 as
- * _binary'...'.  Leaves k->emit alone.
+ * _binary'...', -1 as whichever of the two is shorter for each value
+ * (both are exact in the dump's session: SET NAMES utf8mb4, backslash
+ * escapes on).  Leaves k->emit alone.
  */
 void	 sqlval_col_setup(struct sqlval_col *k, const struct rp_column *c,
 	    int hex_blob);
@@ -60,7 +63,7 @@ int	 sqlval_charset_class(unsigned collation, const char **csname);
  * Upper bound of the bytes sqlval_put() writes for a value of len bytes
  * with an introducer of intro_len bytes.
  */
-#define SQLVAL_MAX(len, intro_len)	(2 * (size_t)(len) + (intro_len) + 16)
+#define SQLVAL_MAX(len, intro_len)	(2 * (size_t)(len) + (intro_len) + 32)
 
 /*
  * Write the literal for (p, len) of kind k at o, which must have room for
@@ -80,6 +83,15 @@ char	*sqlval_row_put(char *o, const struct sqlval_col *, const struct rp_val *,
 	    size_t ncols, const char *lim);
 /* The escaped body of a '...' literal (no quotes); room 2 * len + 16. */
 char	*sqlval_escape_put(char *o, const char *p, size_t len);
+/*
+ * The bytes of p[0..len) as the shorter literal, _binary'...' or
+ * 0x... (with len 0: ''), at o with room SQLVAL_MAX(len, 0); *used is
+ * how many bytes of p it took: len, or if room (less than that
+ * SQLVAL_MAX) ends first, as many as fit (at least one byte when room
+ * is 64 or more); no byte past o + room is written.  Returns the new end.  For a value written in pieces.
+ */
+char	*sqlval_bin_put(char *o, size_t room, const char *p, size_t len,
+	    size_t *used);
 /* Upper-case hex digits of p, no prefix; room 2 * len. */
 char	*sqlval_hex_put(char *o, const void *p, size_t len);
 

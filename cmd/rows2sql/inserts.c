@@ -161,7 +161,8 @@ row_bound(const struct tbl *tb)
 /*
  * A row whose INSERT would not fit the target's max_allowed_packet: its
  * large values go into user variables in pieces (SET @v=0x...; SET
- * @v=CONCAT(@v,0x...)), then a single-row INSERT names the variables.
+ * @v=CONCAT(@v,0x...); binary values each piece as _binary'...' where
+ * that is shorter), then a single-row INSERT names the variables.
  * Works without a key; the server's max_allowed_packet still bounds one
  * value (CONCAT yields NULL beyond it).
  */
@@ -181,15 +182,23 @@ row_pieces(struct r2s *st, struct tbl *tb)
 			continue;
 		snprintf(var, sizeof(var), "@rp_v%zu", i);
 		for (off = 0; off < v->len; off += n) {
-			n = v->len - off < chunk ? v->len - off : chunk;
 			if (off == 0)
-				buf_addf(&st->out, "SET %s=0x", var);
+				buf_addf(&st->out, "SET %s=", var);
 			else
-				buf_addf(&st->out, "SET %s=IFNULL(CONCAT(%s,0x",
+				buf_addf(&st->out, "SET %s=IFNULL(CONCAT(%s,",
 				    var, var);
-			if (buf_grow(&st->out, 2 * n + 8) == -1)
+			if (buf_grow(&st->out, 2 * chunk + 8) == -1)
 				return fail(st, "%s", strerror(ENOMEM));
-			o = sqlval_hex_put(st->out.p + st->out.len, v->p + off, n);
+			o = st->out.p + st->out.len;
+			if (tb->cols[i].kind == VK_BIN)
+				/* each piece the shorter form, filling room */
+				o = sqlval_bin_put(o, 2 * chunk, v->p + off,
+				    v->len - off, &n);
+			else {
+				n = v->len - off < chunk ? v->len - off : chunk;
+				memcpy(o, "0x", 2);
+				o = sqlval_hex_put(o + 2, v->p + off, n);
+			}
 			st->out.len = (size_t)(o - st->out.p);
 			/*
 			 * CONCAT yields NULL (a mere warning) past the

@@ -101,7 +101,7 @@ int
 main(int argc, char *argv[])
 {
 	static struct r2s_opts o = {
-		.hex_blob = 1,
+		.hex_blob = -1,
 		.max_stmt = R2S_MAX_STMT_DEFAULT,
 		.max_packet = R2S_MAX_PACKET_DEFAULT,
 		.progress = -1,

@@ -27,7 +27,7 @@ enum r2s_insert {
 
 struct r2s_opts {
 	int			 insert;	/* enum r2s_insert */
-	int			 hex_blob;	/* 1 by default */
+	int			 hex_blob;	/* 1 hex, 0 escaped, -1 shorter (default) */
 	int			 no_data;
 	int			 no_create;
 	int			 no_create_db;

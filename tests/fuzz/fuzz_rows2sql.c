@@ -79,7 +79,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lseek(fd, 0, SEEK_SET);
 
 	memset(&o, 0, sizeof(o));
-	o.hex_blob = !(opt & 1);
+	/* 0 escaped, -1 the shorter (the default); --hex-blob: see t2100 */
+	o.hex_blob = opt & 1 ? 0 : -1;
 	o.insert = (opt >> 1) & 3;
 	o.skip_definer = (opt >> 3) & 1;
 	o.max_stmt = opt & 0x10 ? 1024 : R2S_MAX_STMT_DEFAULT;

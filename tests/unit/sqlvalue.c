@@ -124,12 +124,99 @@ test_allowed(void **state)
 		}
 }
 
+/* The bytes of a _binary'...' or 0x... literal (or ''); -1 if neither. */
+static long
+unlit(unsigned char *d, const char *s, size_t n)
+{
+	static const char from[] = "0nrZ\"'\\", to[] = "\0\n\r\032\"'\\";
+	const char	*e = s + n, *q;
+	long		 k = 0;
+	unsigned	 x;
+
+	if (n == 2 && memcmp(s, "''", 2) == 0)
+		return 0;
+	if (n >= 2 && memcmp(s, "0x", 2) == 0) {
+		for (s += 2; s + 1 < e; s += 2) {
+			if (sscanf(s, "%2X", &x) != 1)
+				return -1;
+			d[k++] = (unsigned char)x;
+		}
+		return s == e ? k : -1;
+	}
+	if (n < 9 || memcmp(s, "_binary'", 8) != 0 || e[-1] != '\'')
+		return -1;
+	for (s += 8, e--; s < e; s++) {
+		if (*s == '\'' || *s == '\0' || *s == '\n' || *s == '\r' ||
+		    *s == '\032' || *s == '"')
+			return -1;	/* must have been escaped */
+		if (*s == '\\') {
+			if (++s == e || (q = memchr(from, *s, 7)) == NULL)
+				return -1;
+			d[k++] = (unsigned char)to[q - from];
+		} else
+			d[k++] = (unsigned char)*s;
+	}
+	return k;
+}
+
+/*
+ * VK_BIN and sqlval_bin_put(): the bytes back exactly, the shorter form
+ * chosen, and sqlval_bin_put() within its room, for values of random,
+ * escape-heavy and every-byte content.
+ */
+static void
+test_bin(void **state)
+{
+	static unsigned char p[4096], d[4096];
+	static char	 got[2 * 4096 + 64];
+	struct sqlval_col c;
+	struct rp_val	 v;
+	size_t		 n, r, i, used, room, hexlen;
+	unsigned	 seed = 1;
+	long		 k;
+	char		*e;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.kind = VK_BIN;
+	c.emit = 1;
+	c.intro = "";
+	for (r = 0; r < 3000; r++) {
+		n = r % 3 == 0 ? r % 300 : (r * 37) % 4000;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			p[i] = r % 5 == 1 ?
+			    (unsigned char)"\\'\"\0\n\r\032ab"[seed >> 16 & 7] :
+			    r % 5 == 2 ? (unsigned char)i : seed >> 16;
+		}
+		v.p = (const char *)p;
+		v.len = n;
+		hexlen = n == 0 ? 2 : 2 + 2 * n;
+		e = sqlval_row_put(got, &c, &v, 1, NULL);
+		k = unlit(d, got + 1, (size_t)(e - got) - 2);
+		if (k != (long)n || memcmp(d, p, n) != 0)
+			fail_msg("VK_BIN, %zu bytes (%zu): not read back", n, r);
+		if ((size_t)(e - got) - 2 > hexlen)
+			fail_msg("VK_BIN, %zu bytes: longer than hex", n);
+		room = 64 + (r * 53) % (2 * n + 32);
+		memset(got, '#', sizeof(got));
+		e = sqlval_bin_put(got, room, (const char *)p, n, &used);
+		k = unlit(d, got, (size_t)(e - got));
+		if ((size_t)(e - got) > room || got[room] != '#' ||
+		    k != (long)used || memcmp(d, p, used) != 0 ||
+		    (n > 0 && used == 0))
+			fail_msg("bin_put %zu bytes, room %zu: used %zu, "
+			    "read back %ld", n, room, used, k);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_allowed),
+		cmocka_unit_test(test_bin),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
