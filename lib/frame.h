@@ -150,6 +150,7 @@ enum rp_stmt_kind {
 	STK_UPDATE,
 	STK_DELETE,
 	STK_LOAD,		/* LOAD DATA */
+	STK_SET_SERVER,		/* a SET of more than the session (lib/sqlset.h) */
 	STK_KIND_MAX
 };
 
@@ -434,7 +435,11 @@ int	dec_table_end(const struct frame *, uint64_t *table_id, uint64_t *rows);
  * byte of the statement), varint byte offset in the input, varint kind,
  * str current database (from USE; may be ""), str target schema (as
  * written in the statement; may be ""), str target table (may be ""),
- * str text (without its delimiter).
+ * str text (without its delimiter); then, from producers that say it,
+ * varint lexer mode (SQLTOK_NBE 0x01, SQLTOK_ANSIQ 0x02: the sql_mode
+ * the text was cut in).  A frame with the mode also says that kind set
+ * is a session SET (lib/sqlset.h decided it); one without (an older
+ * producer) is read as mode 0, said 0.
  */
 struct rp_stmt {
 	uint64_t	 no;
@@ -446,6 +451,8 @@ struct rp_stmt {
 	const char	*table;
 	const char	*text;		/* NUL-terminated; may hold NULs */
 	size_t		 len;
+	int		 mode;		/* SQLTOK_NBE | SQLTOK_ANSIQ */
+	int		 said;		/* the frame carries mode (written if set) */
 };
 void	enc_stmt(struct buf *, const struct rp_stmt *);
 int	dec_stmt(const struct frame *, struct rp_stmt *);	/* 0 or -1 */

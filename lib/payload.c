@@ -30,6 +30,7 @@ static const char *const stmt_kinds[STK_KIND_MAX] = {
 	[STK_UPDATE] = "update",
 	[STK_DELETE] = "delete",
 	[STK_LOAD] = "load",
+	[STK_SET_SERVER] = "set-server",
 };
 
 const char *
@@ -453,6 +454,8 @@ enc_stmt(struct buf *b, const struct rp_stmt *s)
 	enc_cstr(b, s->schema);
 	enc_cstr(b, s->table);
 	enc_str(b, s->text, s->len);
+	if (s->said)
+		enc_varint(b, (uint64_t)s->mode);
 }
 
 int
@@ -469,5 +472,12 @@ dec_stmt(const struct frame *f, struct rp_stmt *s)
 	s->schema = dec_str(&d, NULL);
 	s->table = dec_str(&d, NULL);
 	s->text = dec_str(&d, &s->len);
+	s->mode = 0;
+	s->said = 0;
+	if (!d.err && d.p < d.end) {
+		/* (bits a later version may add are not this lexer's) */
+		s->mode = (int)(dec_varint(&d) & 0x03);
+		s->said = 1;
+	}
 	return d.err ? -1 : 0;
 }

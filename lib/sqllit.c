@@ -511,18 +511,19 @@ bad:
 
 /*
  * Past the string or quoted name that starts at p (quote q), or NULL:
- * the next quote not escaped by an odd run of backslashes (none in `),
- * nor doubled.
+ * the next quote not escaped by an odd run of backslashes (where mode
+ * has them for q: sqltok_escapes()), nor doubled.
  */
 static const char *
-skip_quoted(const char *p, const char *e, char q)
+skip_quoted(const char *p, const char *e, char q, int mode)
 {
+	int		 esc = sqltok_escapes(mode, q);
 	const char	*s = ++p, *f, *b;
 
 	for (;;) {
 		if ((f = memchr(p, q, (size_t)(e - p))) == NULL)
 			return NULL;
-		for (b = f; q != '`' && b > s && b[-1] == '\\'; b--)
+		for (b = f; esc && b > s && b[-1] == '\\'; b--)
 			;
 		if ((f - b) % 2 == 1)
 			p = f + 1;		/* \' */
@@ -577,7 +578,7 @@ subquery_at(const char *p, const char *e)
 
 int
 sqllit_quick(const char *text, size_t len, size_t from, long col,
-    int *nonzero)
+    int mode, int *nonzero)
 {
 	const char	*b = text + from, *p = b, *e = text + len, *w;
 	const char	*v = NULL;
@@ -593,7 +594,7 @@ sqllit_quick(const char *text, size_t len, size_t from, long col,
 			break;
 		c = (unsigned char)*p;
 		if (c == '\'' || c == '"' || c == '`') {
-			if ((p = skip_quoted(p, e, (char)c)) == NULL)
+			if ((p = skip_quoted(p, e, (char)c, mode)) == NULL)
 				return 0;
 			continue;
 		}

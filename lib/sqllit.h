@@ -94,7 +94,7 @@ int	 sqllit_target(const struct sqllit_insert *s, int mode,
 
 /*
  * A quick look at an INSERT ... VALUES text (lexed as sqllit_cut() lexes
- * it in mode 0), from text + from (after its VALUES) on, without cutting
+ * it in mode: SQLTOK_NBE, SQLTOK_ANSIQ), from text + from (after its VALUES) on, without cutting
  * it: 1 if it holds no variable ("@"), no comment, no subquery ("("
  * SELECT or WITH) and no word before "(" but VALUES, and every string,
  * quoted name and parenthesis ends; 0
@@ -104,7 +104,7 @@ int	 sqllit_target(const struct sqllit_insert *s, int mode,
  * of the lexer's cost.
  */
 int	 sqllit_quick(const char *text, size_t len, size_t from, long col,
-	    int *nonzero);
+	    int mode, int *nonzero);
 
 /*
  * The bytes of an introduced string (_cs 'text', _cs 0x..: p[0..n), cs

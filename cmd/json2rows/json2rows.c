@@ -565,9 +565,11 @@ static int
 do_stmt(struct j2r *st, json_t *j)
 {
 	static const char *const keys[] = { "type", "no", "line", "offset",
-	    "kind", "db", "target_db", "target_table", "text", NULL };
+	    "kind", "db", "target_db", "target_table", "text", "?lex_mode",
+	    NULL };
 	struct rp_stmt	 s;
 	const char	*kind;
+	uint64_t	 mode = 0;
 
 	if (check_keys(st, j, "stmt", keys) == -1 ||
 	    get_uint(st, j, "no", UINT64_MAX >> 1, &s.no) == -1 ||
@@ -580,6 +582,10 @@ do_stmt(struct j2r *st, json_t *j)
 	    get_text(st, json_object_get(j, "text"), "text", &s.text,
 	    &s.len) == -1)
 		return -1;
+	s.said = json_object_get(j, "lex_mode") != NULL;
+	if (s.said && get_uint(st, j, "lex_mode", 3, &mode) == -1)
+		return -1;
+	s.mode = (int)mode;
 	if ((s.kind = rp_stmt_kind_parse(kind)) == -1)
 		return fail(st, "unknown statement kind \"%s\"", kind);
 	enc_stmt(frame_begin(st->fw), &s);

@@ -517,6 +517,8 @@ do_stmt(struct r2j *st, const struct frame *f)
 		    s.no);
 	buf_adds(b, ",\"text\":");
 	add_text(b, s.text, s.len);
+	if (s.said)
+		buf_addf(b, ",\"lex_mode\":%d", s.mode);
 	buf_addc(b, '}');
 	return line_end(st);
 }

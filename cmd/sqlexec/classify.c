@@ -1,10 +1,12 @@
 /*
  * classify: decide how sqlexec may run a statement (enum sx_action).
  *
- * The kind comes from the frame (sqlsplit's lexer); the few questions the
- * kind does not answer are settled by the words of the text (lib/sqltok:
- * literals, quoted identifiers and comments skipped, executable comments
- * stepped into, as the server does).  It only needs to recognise
+ * The kind comes from the frame (sqlsplit's lexer), and so does whether
+ * a SET is the session's (lib/sqlset.h); the few questions the kind does
+ * not answer are settled by the words of the text, lexed in the frame's
+ * sql_mode (lib/sqltok: literals, quoted identifiers and comments
+ * skipped, executable comments stepped into, as the server does).  It
+ * only needs to recognise
  * keywords, never to parse: when in doubt a statement becomes a barrier,
  * which is always correct, only slower.
  */
@@ -13,8 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sqltok.h"
 #include "sqlexec.h"
+#include "sqlset.h"
+#include "sqltok.h"
 
 /* A token that a word of next_token() is made of. */
 static int
@@ -79,7 +82,7 @@ classify_insert(const struct rp_stmt *st, const char **why)
 	char		 w[32];
 
 	sqltok_init(&s, st->text, st->len > SCAN_INSERT_MAX ?
-	    SCAN_INSERT_MAX : st->len, 0);
+	    SCAN_INSERT_MAX : st->len, st->mode);
 	while (next_token(&s, w, sizeof(w))) {
 		if (strcmp(w, "VALUES") == 0 || strcmp(w, "VALUE") == 0 ||
 		    strcmp(w, "SET") == 0)
@@ -95,30 +98,6 @@ classify_insert(const struct rp_stmt *st, const char **why)
 }
 
 /*
- * SET and USE change the session, so they run on every connection; a SET
- * of global state (or of a password) runs once.
- */
-static enum sx_action
-classify_set(const struct rp_stmt *st, const char **why)
-{
-	struct sqltok_lexer s;
-	char		 w[32];
-
-	sqltok_init(&s, st->text, st->len, 0);
-	while (next_token(&s, w, sizeof(w))) {
-		if (strcmp(w, "GLOBAL") == 0 || strcmp(w, "PERSIST") == 0 ||
-		    strcmp(w, "PERSIST_ONLY") == 0 ||
-		    strcmp(w, "PASSWORD") == 0 ||
-		    strncmp(w, "@@GLOBAL.", 9) == 0 ||
-		    strncmp(w, "@@PERSIST", 9) == 0) {
-			*why = "global";
-			return ACT_BARRIER;
-		}
-	}
-	return ACT_SESSION;
-}
-
-/*
  * Which transaction statement (sqlsplit's STK_TRANSACTION) this is:
  * MariaDB KB "START TRANSACTION", "COMMIT", "ROLLBACK", "SAVEPOINT".
  * COMMIT or ROLLBACK AND CHAIN opens the next transaction at once: it
@@ -131,7 +110,7 @@ sx_txn_kind(const struct rp_stmt *st)
 	char		 w[32], prev[32] = "";
 	int		 end;
 
-	sqltok_init(&s, st->text, st->len, 0);
+	sqltok_init(&s, st->text, st->len, st->mode);
 	if (!next_token(&s, w, sizeof(w)))
 		return TXN_OTHER;
 	/* XA START ... XA COMMIT or ROLLBACK: MariaDB KB "XA Transactions" */
@@ -167,7 +146,7 @@ first_word(const struct rp_stmt *st, char *w, size_t wlen)
 {
 	struct sqltok_lexer s;
 
-	sqltok_init(&s, st->text, st->len, 0);
+	sqltok_init(&s, st->text, st->len, st->mode);
 	if (!next_token(&s, w, wlen))
 		w[0] = '\0';
 	return w[0] != '\0';
@@ -185,7 +164,7 @@ into_user_var(const struct rp_stmt *st)
 	char		 w[64];
 	int		 into = 0;
 
-	sqltok_init(&s, st->text, st->len, 0);
+	sqltok_init(&s, st->text, st->len, st->mode);
 	while (next_token(&s, w, sizeof(w))) {
 		if (into && w[0] == '@' && w[1] != '@')
 			return 1;
@@ -201,7 +180,7 @@ sx_sets_autocommit(const struct rp_stmt *st)
 	char		 w[40];
 	int		 at = 0, eq = 0, set = -1;
 
-	sqltok_init(&s, st->text, st->len, 0);
+	sqltok_init(&s, st->text, st->len, st->mode);
 	while (next_token(&s, w, sizeof(w))) {
 		if (eq) {
 			if (strcmp(w, "0") == 0 || strcmp(w, "OFF") == 0 ||
@@ -249,7 +228,7 @@ sx_calls_function(const struct rp_stmt *st)
 	char		 w[64], prev[64] = "";
 	size_t		 i;
 
-	sqltok_init(&s, st->text, st->len, 0);
+	sqltok_init(&s, st->text, st->len, st->mode);
 	while (next_token(&s, w, sizeof(w))) {
 		if (strcmp(w, "(") == 0 && prev[0] != '\0' &&
 		    (isalpha((unsigned char)prev[0]) || prev[0] == '_')) {
@@ -280,7 +259,7 @@ sx_creates_temporary(const struct rp_stmt *st)
 	struct sqltok_lexer s;
 	char		 w[32];
 
-	sqltok_init(&s, st->text, st->len, 0);
+	sqltok_init(&s, st->text, st->len, st->mode);
 	if (!next_token(&s, w, sizeof(w)) || strcmp(w, "CREATE") != 0 ||
 	    !next_token(&s, w, sizeof(w)))
 		return 0;
@@ -293,14 +272,21 @@ sx_creates_temporary(const struct rp_stmt *st)
 enum sx_action
 sx_classify(const struct rp_stmt *st, const char **why)
 {
-	char	 w[32];
+	char	 w[32] = "";
 	int	 kind = st->kind;
 
 	*why = "";
-	if (kind == STK_OTHER && first_word(st, w, sizeof(w))) {
-		if (strcmp(w, "SET") == 0)
-			kind = STK_SET;
-		else if (strcmp(w, "USE") == 0)
+	if (kind == STK_OTHER)
+		(void)first_word(st, w, sizeof(w));
+	/*
+	 * Session or server-wide SET: the frame's kind (sqlsplit decided);
+	 * a frame that does not say so (an older producer) is asked the
+	 * same rule.
+	 */
+	if ((kind == STK_SET && !st->said) || strcmp(w, "SET") == 0)
+		kind = sqlset_kind(st->text, st->len, st->mode);
+	else if (kind == STK_OTHER) {
+		if (strcmp(w, "USE") == 0)
 			kind = STK_USE;
 		else if ((strcmp(w, "SELECT") == 0 || strcmp(w, "WITH") == 0 ||
 		    strcmp(w, "(") == 0) && into_user_var(st)) {
@@ -312,7 +298,10 @@ sx_classify(const struct rp_stmt *st, const char **why)
 	case STK_INSERT:
 		return classify_insert(st, why);
 	case STK_SET:
-		return classify_set(st, why);
+		return ACT_SESSION;
+	case STK_SET_SERVER:
+		*why = "a SET of more than the session";
+		return ACT_BARRIER;
 	case STK_USE:
 		return ACT_SESSION;
 	case STK_LOCK:

@@ -205,12 +205,12 @@ target(const struct sqltok_lexer *lx, int set_eq)
 }
 
 /*
- * The words of s[0..len) (lexed as sqlsplit lexes by default), for what
- * they read or change.  "@" followed by a word is a variable; a word
- * before "(" a call.
+ * The words of text[0..len) (lexed in mode, as sqlsplit lexed them), for
+ * what they read or change.  "@" followed by a word is a variable; a
+ * word before "(" a call.
  */
 static void
-scan(const char *text, size_t len, struct seen *w)
+scan(const char *text, size_t len, int mode, struct seen *w)
 {
 	struct sqltok_lexer lx;
 	struct sqltok	 t, n, prev = { 0 };
@@ -218,7 +218,7 @@ scan(const char *text, size_t len, struct seen *w)
 	int		 set = 0, into = 0, depth = 0, known;
 
 	memset(w, 0, sizeof(*w));
-	sqltok_init(&lx, text, len, 0);
+	sqltok_init(&lx, text, len, mode);
 	while (sqltok_next(&lx, &t) != SQLTOK_END) {
 		if (t.flags & SQLTOK_F_OPEN) {
 			w->why = "text it cannot read";
@@ -384,16 +384,19 @@ ai_of(struct sx *x, const struct rp_stmt *s, const char *schema, int peek)
 	return e;
 }
 
-/* Does the column list cb..ce (of a cut INSERT) name name?  Its index. */
+/*
+ * Does the column list cb..ce (of a cut INSERT, lexed in mode) name
+ * name?  Its index.
+ */
 static long
-list_index(const char *cb, const char *ce, const char *name)
+list_index(const char *cb, const char *ce, int mode, const char *name)
 {
 	struct sqltok_lexer lx;
 	struct sqltok	 t;
 	char		 id[200];
 	long		 i = 0;
 
-	sqltok_init(&lx, cb, (size_t)(ce - cb), 0);
+	sqltok_init(&lx, cb, (size_t)(ce - cb), mode);
 	while (sqltok_next(&lx, &t) != SQLTOK_END) {
 		if (t.kind == SQLTOK_PUNCT && *t.p == ',') {
 			i++;
@@ -425,16 +428,17 @@ list_index(const char *cb, const char *ce, const char *name)
  * in every tuple?  1, or 0 (the server assigns some, or not known).
  */
 static int
-explicit_ai(const struct sqllit_insert *ins, const struct ai_table *e)
+explicit_ai(const struct sqllit_insert *ins, int mode,
+    const struct ai_table *e)
 {
 	const char	*tb, *te, *cb, *ce;
 	const struct sqllit *v;
 	long		 k;
 	size_t		 r;
 
-	if (sqllit_target(ins, 0, &tb, &te, &cb, &ce) == -1)
+	if (sqllit_target(ins, mode, &tb, &te, &cb, &ce) == -1)
 		return 0;
-	k = cb != NULL ? list_index(cb, ce, e->name) : e->pos;
+	k = cb != NULL ? list_index(cb, ce, mode, e->name) : e->pos;
 	if (k < 0 || (size_t)k >= ins->arity)
 		return 0;
 	for (r = 0; r < ins->ntuples; r++) {
@@ -456,7 +460,7 @@ values_end(const struct rp_stmt *s)
 	struct sqltok_lexer lx;
 	struct sqltok	 t;
 
-	sqltok_init(&lx, s->text, s->len > 65536 ? 65536 : s->len, 0);
+	sqltok_init(&lx, s->text, s->len > 65536 ? 65536 : s->len, s->mode);
 	while (sqltok_next(&lx, &t) != SQLTOK_END) {
 		if (t.kind != SQLTOK_WORD)
 			continue;
@@ -483,11 +487,11 @@ ai_index(const struct rp_stmt *s, size_t from, const struct ai_table *e)
 	memset(&p, 0, sizeof(p));
 	p.prefix = s->text;
 	p.plen = from;
-	if (sqllit_target(&p, 0, &tb, &te, &cb, &ce) == -1)
+	if (sqllit_target(&p, s->mode, &tb, &te, &cb, &ce) == -1)
 		return -2;
 	if (cb == NULL)
 		return e->pos;
-	return (k = list_index(cb, ce, e->name)) < -1 ? -2 : k;
+	return (k = list_index(cb, ce, s->mode, e->name)) < -1 ? -2 : k;
 }
 
 /* A parallel INSERT: may it stay so?  NULL, or why it is ordered. */
@@ -510,9 +514,9 @@ insert_order(struct sx *x, const struct rp_stmt *s, const char *schema,
 	if ((e = s->table[0] != '\0' ? ai_of(x, s, schema, 1) : NULL) != NULL &&
 	    e->state == AI_COLUMN && from > 0)
 		k = ai_index(s, from, e);
-	quick = from > 0 && sqllit_quick(s->text, s->len, from, k, &nz);
+	quick = from > 0 && sqllit_quick(s->text, s->len, from, k, s->mode, &nz);
 	if (!quick) {
-		scan(s->text, s->len, w);
+		scan(s->text, s->len, s->mode, w);
 		if (w->select)
 			return "INSERT with a subquery";
 		if (w->why != NULL)
@@ -527,7 +531,7 @@ insert_order(struct sx *x, const struct rp_stmt *s, const char *schema,
 		}
 		if (e->state == AI_COLUMN && from > 0 &&
 		    (k = ai_index(s, from, e)) >= 0 && quick)
-			(void)sqllit_quick(s->text, s->len, from, k, &nz);
+			(void)sqllit_quick(s->text, s->len, from, k, s->mode, &nz);
 	}
 	if (e->state == AI_NONE)
 		return NULL;
@@ -536,8 +540,8 @@ insert_order(struct sx *x, const struct rp_stmt *s, const char *schema,
 	if (quick)
 		return nz ? NULL : "AUTO_INCREMENT values the server assigns";
 	/* expressions of pure words: the values, as the server reads them */
-	if (sqllit_cut(&o->ins, s->text, s->len, 0) != 1 ||
-	    !explicit_ai(&o->ins, e))
+	if (sqllit_cut(&o->ins, s->text, s->len, s->mode) != 1 ||
+	    !explicit_ai(&o->ins, s->mode, e))
 		return "AUTO_INCREMENT values the server assigns";
 	return NULL;
 }
@@ -584,7 +588,7 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 			return -1;
 		break;
 	case ACT_SESSION:
-		scan(s->text, s->len, &w);
+		scan(s->text, s->len, s->mode, &w);
 		if (o->diverged && w.uservar) {
 			*why = "a session statement reads a user variable "
 			    "that a statement on one connection may have set";
@@ -595,7 +599,7 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 			o->diverged = 1;
 		break;
 	default:
-		scan(s->text, s->len, &w);
+		scan(s->text, s->len, s->mode, &w);
 		dml = s->kind == STK_INSERT || s->kind == STK_UPDATE ||
 		    s->kind == STK_DELETE || s->kind == STK_LOAD;
 		/* DDL, CALL...: tables and their columns may have changed */

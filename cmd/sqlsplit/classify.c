@@ -1,7 +1,8 @@
 /*
  * classify: what a statement is (enum rp_stmt_kind) and what it touches
- * (schema, table), from its tokens (lib/sqltok, in the sql_mode in
- * effect: it looks through comments and into executable comments); and
+ * (schema, table; for a SET, whether it is the session's: lib/sqlset.h),
+ * from its tokens (lib/sqltok, in the sql_mode in effect: it looks
+ * through comments and into executable comments); and
  * the session's sql_mode, followed through SET, since the client lexes
  * by the server's NO_BACKSLASH_ESCAPES and ANSI_QUOTES status flags.
  */
@@ -11,6 +12,7 @@
 #include <strings.h>
 
 #include "frame.h"
+#include "sqlset.h"
 #include "state.h"
 
 static int
@@ -258,7 +260,7 @@ track_set(struct split *s, struct sqltok_lexer *l)
 {
 	struct sqltok	 t, name;
 	struct uvar	*v;
-	int		 m, uv, global, depth;
+	int		 m, uv, global;
 
 	sqltok_next(l, &t);
 	for (;;) {
@@ -326,18 +328,8 @@ track_set(struct split *s, struct sqltok_lexer *l)
 			snprintf(s->badwhat, sizeof(s->badwhat), "%s",
 			    "SET character_set_client");
 next:
-		/* skip to the next top-level comma */
-		for (depth = 0; t.kind != SQLTOK_END; sqltok_next(l, &t)) {
-			if (punct(&t, '('))
-				depth++;
-			else if (punct(&t, ')'))
-				depth--;
-			else if (punct(&t, ',') && depth <= 0)
-				break;
-		}
-		if (t.kind == SQLTOK_END)
+		if (!sqlset_next(l, &t))
 			return;
-		sqltok_next(l, &t);
 	}
 }
 
@@ -430,7 +422,8 @@ classify(struct split *s, const char *p, size_t n)
 			target(s, &l, &t);
 		}
 	} else if (sqltok_is(&t, "SET")) {
-		kind = STK_SET;
+		/* (in the mode before the SET: it may change it) */
+		kind = sqlset_kind(p, n, s->mode);
 		track_set(s, &l);
 	} else if (sqltok_is(&t, "USE")) {
 		kind = STK_USE;

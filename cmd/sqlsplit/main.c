@@ -77,7 +77,8 @@ table_matches(const char *want, const struct split_stmt *st)
 
 /*
  * The statements that set up the session for those after them: SET
- * (sql_mode, time_zone, TIMESTAMP, NAMES, the @OLD_ variables), USE,
+ * (sql_mode, time_zone, TIMESTAMP, NAMES, the @OLD_ variables, ROLE; not
+ * kind set-server, which changes more: lib/sqlset.h), USE,
  * transaction control (mysqldump --no-autocommit's COMMIT) and UNLOCK.
  */
 static int
@@ -85,42 +86,6 @@ session_stmt(int kind)
 {
 	return kind == STK_SET || kind == STK_USE || kind == STK_TRANSACTION ||
 	    kind == STK_UNLOCK;
-}
-
-/*
- * A SET that changes the session only: not SET GLOBAL/PERSIST or
- * @@global. (mysqldump --master-data's SET GLOBAL gtid_slave_pos), not
- * SET PASSWORD, ROLE or DEFAULT ROLE, which change accounts or grants.
- * (A user variable @global is the session's: one '@' before the word.)
- */
-static int
-session_set(const struct split_stmt *st)
-{
-	struct sqltok_lexer l;
-	struct sqltok	 t;
-	int		 set = 0, first = 0, ats = 0;
-
-	sqltok_init(&l, st->text, st->len, st->mode);
-	while (sqltok_next(&l, &t) != SQLTOK_END) {
-		if (t.kind == SQLTOK_PUNCT && t.len == 1 && *t.p == '@') {
-			ats++;
-			continue;
-		}
-		if (!set) {
-			set = first = sqltok_is(&t, "SET");
-			ats = 0;
-			continue;
-		}
-		if (first && (sqltok_is(&t, "PASSWORD") || sqltok_is(&t, "ROLE") ||
-		    sqltok_is(&t, "DEFAULT")))
-			return 0;
-		first = 0;
-		if (ats != 1 && (sqltok_is(&t, "GLOBAL") ||
-		    sqltok_is(&t, "PERSIST") || sqltok_is(&t, "PERSIST_ONLY")))
-			return 0;
-		ats = 0;
-	}
-	return 1;
 }
 
 /*
@@ -135,7 +100,7 @@ selected(const struct opts *o, const struct split_stmt *st)
 	if (o->kind == -1 && o->grep_table == NULL)
 		return 1;
 	if (session_stmt(st->kind) && (o->kind == -1 || !session_stmt(o->kind)))
-		return st->kind != STK_SET || session_set(st);
+		return 1;
 	if (o->kind != -1 && st->kind != o->kind)
 		return 0;
 	if (o->grep_table != NULL && !table_matches(o->grep_table, st))
@@ -315,6 +280,8 @@ on_stmt(void *arg, const struct split_stmt *st)
 	rs.table = st->table;
 	rs.text = st->text;
 	rs.len = st->len;
+	rs.mode = st->mode;
+	rs.said = 1;
 	if ((b = frame_begin(out->fw)) == NULL)
 		return -1;
 	enc_stmt(b, &rs);

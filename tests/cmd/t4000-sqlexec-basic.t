@@ -44,7 +44,7 @@ statement 6 (line 6, table db.t): insert: parallel
 unit 2: statements 6-6, 24 bytes: one transaction
 statement 7 (line 7, table db.t): insert: barrier (INSERT ... SELECT)
 statement 8 (line 8): unlock: skipped (table locks)
-statement 9 (line 9): set: barrier (global)
+statement 9 (line 9): set: barrier (a SET of more than the session)
 OUT
 is_file plan.out plan.want "dry run plan"
 

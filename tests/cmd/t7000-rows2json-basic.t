@@ -88,7 +88,7 @@ jq -c 'if .table == "t1" then .row.id |= tonumber else . end' s.jsonl |
 # A statement stream too.
 printf 'USE d1;\nINSERT INTO t2 VALUES (1);\nSELECT "\\0";\n' >st.sql
 sqlsplit st.sql >st.rp && rows2json st.rp >st.jsonl
-like "$(sed -n 3p st.jsonl)" '^\{"type":"stmt","no":2,"line":2,"offset":8,"kind":"insert","db":"d1","target_db":"","target_table":"t2","text":"INSERT INTO t2 VALUES \(1\)"\}$' \
+like "$(sed -n 3p st.jsonl)" '^\{"type":"stmt","no":2,"line":2,"offset":8,"kind":"insert","db":"d1","target_db":"","target_table":"t2","text":"INSERT INTO t2 VALUES \(1\)","lex_mode":0\}$' \
     "a statement line"
 json2rows st.jsonl | framecat >b.txt; framecat <st.rp >a.txt
 is_file b.txt a.txt "statements round-trip"

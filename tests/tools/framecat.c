@@ -191,6 +191,8 @@ main(int argc, char *argv[])
 			esc(s.table, strlen(s.table));
 			putchar('\t');
 			esc(s.text, s.len);
+			if (s.mode != 0)	/* (only then: old listings stay) */
+				printf("\tmode=%d", s.mode);
 			putchar('\n');
 			break;
 		}

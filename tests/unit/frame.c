@@ -17,6 +17,7 @@
 #include <sys/uio.h>
 
 #include "frame.h"
+#include "sqltok.h"
 #include "sqltrailer.h"
 
 /* A file holding bytes, positioned at 0; closed by the caller. */
@@ -71,7 +72,7 @@ sample_stream(size_t *lenp)
 	};
 	struct rp_table		 t = { 7, "db", "t 1", 2, cols, { 0 }, NULL };
 	struct rp_object	 o = { OBJ_TABLE, "db", "t 1", "CREATE TABLE x (a int)", 22, { 0 } };
-	struct rp_stmt		 s = { 1, 3, 40, STK_INSERT, "db", "db", "t 1", "INSERT INTO x VALUES (1)", 24 };
+	struct rp_stmt		 s = { 1, 3, 40, STK_INSERT, "db", "db", "t 1", "INSERT INTO x VALUES (1)", 24, 0, 0 };
 	struct buf		*b;
 	size_t			 at;
 	int			 fd;
@@ -467,7 +468,7 @@ test_hold_abort(void **state)
 	struct frame_writer	*w;
 	struct frame_reader	*r;
 	struct frame		 f;
-	struct rp_stmt		 st = { 1, 1, 0, STK_OTHER, "", "", "", "A", 1 };
+	struct rp_stmt		 st = { 1, 1, 0, STK_OTHER, "", "", "", "A", 1, 0, 0 };
 	const char		*msg;
 	int			 fd, i, n = 0;
 
@@ -584,6 +585,37 @@ test_kinds(void **state)
 }
 
 /*
+ * FT_STMT's lexer mode: written only when said, read back with said set;
+ * a payload without it (an older producer's) reads as mode 0, said 0.
+ */
+static void
+test_stmt_mode(void **state)
+{
+	struct rp_stmt	 s = { 7, 2, 9, STK_SET, "d", "", "", "SET x = 1", 9,
+	    SQLTOK_NBE | SQLTOK_ANSIQ, 1 }, o;
+	struct buf	 b = BUF_INIT;
+	struct frame	 f;
+
+	(void)state;
+	enc_stmt(&b, &s);
+	f.p = (const uint8_t *)b.p;
+	f.len = b.len;
+	assert_int_equal(dec_stmt(&f, &o), 0);
+	assert_int_equal(o.mode, SQLTOK_NBE | SQLTOK_ANSIQ);
+	assert_int_equal(o.said, 1);
+	assert_string_equal(o.text, "SET x = 1");
+	f.len = b.len - 1;		/* the mode's varint left off */
+	assert_int_equal(dec_stmt(&f, &o), 0);
+	assert_int_equal(o.mode, 0);
+	assert_int_equal(o.said, 0);
+	buf_reset(&b);
+	s.said = 0;
+	enc_stmt(&b, &s);
+	assert_int_equal(b.len, f.len);
+	buf_release(&b);
+}
+
+/*
  * frame_writev: the same bytes as frame_begin/buf_add/frame_end, for a
  * payload in pieces below FRAME_DIRECT_AT (buffered) and above it
  * (written from the pieces, after frames buffered before it), with empty
@@ -673,6 +705,7 @@ main(void)
 		cmocka_unit_test(test_abort_unstarted),
 		cmocka_unit_test(test_abort_line),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_stmt_mode),
 		cmocka_unit_test(test_writev),
 	};
 

@@ -18,7 +18,9 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "frame.h"
 #include "sqllit.h"
+#include "sqlset.h"
 #include "sqltok.h"
 
 #define NBE	SQLTOK_NBE
@@ -252,30 +254,39 @@ test_quick(void **state)
 	static const struct {
 		const char	*text;
 		long		 col;
-		int		 quick, nonzero;
+		int		 quick, nonzero, mode;
 	} q[] = {
-		{ "INSERT INTO t VALUES (1,'a'),(2,'b')", 0, 1, 1 },
-		{ "INSERT INTO t VALUES (1,'a'),(0,'b')", 0, 1, 0 },
-		{ "INSERT INTO t VALUES (-5, 'x'), ( 7 ,'y')", 0, 1, 1 },
-		{ "INSERT INTO t VALUES (NULL,'a')", 0, 1, 0 },
-		{ "INSERT INTO t VALUES ('3','a')", 0, 1, 0 },
-		{ "INSERT INTO t VALUES (1.5,'a')", 0, 1, 0 },
-		{ "INSERT INTO t VALUES (1,'a')", 1, 1, 0 },
-		{ "INSERT INTO t VALUES (1)", 1, 1, 0 },
-		{ "INSERT INTO t VALUES (1,'it''s @x (y)')", -1, 1, 0 },
-		{ "INSERT INTO t VALUES (1,'a\\'(b')", -1, 1, 0 },
-		{ "INSERT INTO t VALUES (1,_binary 'x',X'41',0x41)", 0, 1, 1 },
+		{ "INSERT INTO t VALUES (1,'a'),(2,'b')", 0, 1, 1, 0 },
+		{ "INSERT INTO t VALUES (1,'a'),(0,'b')", 0, 1, 0, 0 },
+		{ "INSERT INTO t VALUES (-5, 'x'), ( 7 ,'y')", 0, 1, 1, 0 },
+		{ "INSERT INTO t VALUES (NULL,'a')", 0, 1, 0, 0 },
+		{ "INSERT INTO t VALUES ('3','a')", 0, 1, 0, 0 },
+		{ "INSERT INTO t VALUES (1.5,'a')", 0, 1, 0, 0 },
+		{ "INSERT INTO t VALUES (1,'a')", 1, 1, 0, 0 },
+		{ "INSERT INTO t VALUES (1)", 1, 1, 0, 0 },
+		{ "INSERT INTO t VALUES (1,'it''s @x (y)')", -1, 1, 0, 0 },
+		{ "INSERT INTO t VALUES (1,'a\\'(b')", -1, 1, 0, 0 },
+		{ "INSERT INTO t VALUES (1,_binary 'x',X'41',0x41)", 0, 1, 1, 0 },
 		{ "INSERT INTO t VALUES (1,2) ON DUPLICATE KEY UPDATE v = "
-		    "VALUES(v) + 1", 0, 1, 1 },
-		{ "INSERT INTO t VALUES (@a)", -1, 0, 0 },
-		{ "INSERT INTO t VALUES (LAST_INSERT_ID())", -1, 0, 0 },
-		{ "INSERT INTO t VALUES (f (1))", -1, 0, 0 },
-		{ "INSERT INTO t VALUES ((SELECT 1))", -1, 0, 0 },
-		{ "INSERT INTO t VALUES (1) /* @x */", -1, 0, 0 },
-		{ "INSERT INTO t VALUES (1) -- x", -1, 0, 0 },
-		{ "INSERT INTO t VALUES (1) # x", -1, 0, 0 },
-		{ "INSERT INTO t VALUES ('open)", -1, 0, 0 },
-		{ "INSERT INTO t VALUES (1", -1, 0, 0 },
+		    "VALUES(v) + 1", 0, 1, 1, 0 },
+		{ "INSERT INTO t VALUES (@a)", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES (LAST_INSERT_ID())", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES (f (1))", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES ((SELECT 1))", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES (1) /* @x */", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES (1) -- x", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES (1) # x", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES ('open)", -1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES (1", -1, 0, 0, 0 },
+		/* the lexer mode of the statement: no escapes, "" a name */
+		{ "INSERT INTO t VALUES ('a\\', @n := 1 /* ' */)", -1, 0, 0,
+		    SQLTOK_NBE },
+		{ "INSERT INTO t VALUES ('a\\', @n := 1 /* ' */)", -1, 1, 0, 0 },
+		{ "INSERT INTO t VALUES ('C:\\', 1), ('D:\\', 2)", 1, 1, 1,
+		    SQLTOK_NBE },
+		{ "INSERT INTO t VALUES ('C:\\', 1), ('D:\\', 2)", 1, 0, 0, 0 },
+		{ "INSERT INTO t VALUES (\"a\\\", 5)", 1, 1, 1, SQLTOK_ANSIQ },
+		{ "INSERT INTO t VALUES (\"a\\\", 5)", 1, 0, 0, 0 },
 	};
 	size_t		 i, from;
 	int		 nz;
@@ -284,19 +295,72 @@ test_quick(void **state)
 		from = (size_t)(strstr(q[i].text, "VALUES") - q[i].text) + 6;
 		nz = -1;
 		if (sqllit_quick(q[i].text, strlen(q[i].text), from, q[i].col,
-		    &nz) != q[i].quick || (q[i].quick && nz != q[i].nonzero))
-			print_message("# %s: got nonzero %d\n", q[i].text, nz);
+		    q[i].mode, &nz) != q[i].quick || (q[i].quick &&
+		    nz != q[i].nonzero))
+			print_message("# %s (mode %d): got nonzero %d\n",
+			    q[i].text, q[i].mode, nz);
 		assert_int_equal(sqllit_quick(q[i].text, strlen(q[i].text),
-		    from, q[i].col, &nz), q[i].quick);
+		    from, q[i].col, q[i].mode, &nz), q[i].quick);
 		if (q[i].quick)
 			assert_int_equal(nz, q[i].nonzero);
+	}
+}
+
+/* sqlset_kind(): session SET, server-wide SET, or a statement. */
+static void
+test_set_kind(void **state)
+{
+	static const struct {
+		const char	*text;
+		int		 mode, kind;
+	} q[] = {
+		{ "SET sql_mode = 'ANSI'", 0, STK_SET },
+		{ "SET @a = 1, @b := 2", 0, STK_SET },
+		{ "SET @global = 1", 0, STK_SET },
+		{ "SET @a = @@GLOBAL.max_connections", 0, STK_SET },
+		{ "SET @a = (SELECT 1), b = 2", 0, STK_SET },
+		{ "SET NAMES utf8mb4 COLLATE utf8mb4_bin", 0, STK_SET },
+		{ "SET CHARACTER SET latin1", 0, STK_SET },
+		{ "SET ROLE r", 0, STK_SET },
+		{ "SET ROLE NONE", 0, STK_SET },
+		{ "SET TRANSACTION ISOLATION LEVEL READ COMMITTED", 0, STK_SET },
+		{ "SET SESSION TRANSACTION READ ONLY", 0, STK_SET },
+		{ "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE */", 0, STK_SET },
+		{ "SET @@SESSION.SQL_LOG_BIN = 0", 0, STK_SET },
+		{ "SET global_x = 1", 0, STK_SET },
+		{ "SET GLOBAL gtid_slave_pos = '0-1-100'", 0, STK_SET_SERVER },
+		{ "/*!80000 SET @@GLOBAL.read_only = 0 */", 0, STK_SET_SERVER },
+		{ "SET @a = 1, @@global.x = 2", 0, STK_SET_SERVER },
+		{ "SET PERSIST max_connections = 10", 0, STK_SET_SERVER },
+		{ "SET @@PERSIST_ONLY.x = 1", 0, STK_SET_SERVER },
+		{ "SET GLOBAL TRANSACTION READ ONLY", 0, STK_SET_SERVER },
+		{ "SET PASSWORD FOR app@'%' = PASSWORD('x')", 0, STK_SET_SERVER },
+		{ "SET PASSWORD = 'x'", 0, STK_SET_SERVER },
+		{ "SET DEFAULT ROLE r FOR app@'%'", 0, STK_SET_SERVER },
+		{ "SET STATEMENT max_statement_time = 1 FOR INSERT INTO t "
+		    "VALUES (1)", 0, STK_OTHER },
+		{ "SELECT 1", 0, STK_OTHER },
+		/* what is a string, by the mode */
+		{ "SET @a = 'x\\', @@global.y = 1 /* ' */", SQLTOK_NBE,
+		    STK_SET_SERVER },
+		{ "SET @a = 'x\\', @@global.y = 1 /* ' */", 0, STK_SET },
+	};
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		if (sqlset_kind(q[i].text, strlen(q[i].text), q[i].mode) !=
+		    q[i].kind)
+			print_message("# %s\n", q[i].text);
+		assert_int_equal(sqlset_kind(q[i].text, strlen(q[i].text),
+		    q[i].mode), q[i].kind);
 	}
 }
 
 int
 main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 3];
+	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 4];
 	size_t		 i, n = 0;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -309,6 +373,7 @@ main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_target);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_to_utf8);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_quick);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_set_kind);
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return _cmocka_run_group_tests("sqllit", tests, n, NULL, NULL);
 }
