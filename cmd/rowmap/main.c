@@ -74,6 +74,8 @@ add_names(void *base, const struct opt *op, char *arg, const char **errstr)
 
 #define F(m)	OPT_FIELD(struct rowmap_opts, m)
 static const struct opt options[] = {
+	OPT_FLAG(0, "allow-empty", F(allow_empty), 1,
+	    "filters that leave no table or object are no error"),
 	OPT_FUNC(0, "drop", "TABLE.COLUMN", add_op, OP_DROP,
 	    "leave the column out, rows and CREATE TABLE"),
 	OPT_FUNC(0, "exclude", "PATTERN,...", add_names, 1,
@@ -107,10 +109,11 @@ main(int argc, char *argv[])
 	static struct rowmap_opts o = { .progress = -1 };
 	static const struct opt_prog prog = {
 		.name = "rowmap",
-		.usage = "usage: rowmap [-f] [--drop=table.column] "
-		    "[--exclude=pattern,...]\n"
-		    "\t[--hash=table.column[:keyfile]] [--key-file=file]\n"
-		    "\t[--null=table.column] [--progress | --no-progress]\n"
+		.usage = "usage: rowmap [-f] [--allow-empty] "
+		    "[--drop=table.column]\n"
+		    "\t[--exclude=pattern,...] [--hash=table.column[:keyfile]]\n"
+		    "\t[--key-file=file]"
+		    " [--null=table.column] [--progress | --no-progress]\n"
 		    "\t[--rename=old=[db.]new] [--rename-db=old=new]\n"
 		    "\t[--set=table.column=value] [--skip-definer]\n"
 		    "\t[--tables=pattern,...] [file]\n",

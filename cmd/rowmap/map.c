@@ -389,6 +389,23 @@ unmatched(struct rm *st)
 	return 0;
 }
 
+/*
+ * --tables and --exclude that leave nothing of a stream that held
+ * something (--exclude '*'): an error, as a pattern that matches
+ * nothing is, unless --allow-empty (sqlexec's option of that name then
+ * loads it).
+ */
+static int
+left_nothing(struct rm *st, const struct frame_reader *fr)
+{
+	if (st->o->allow_empty || frame_writer_totals(st->fw)->frames > 1 ||
+	    frame_reader_totals(fr)->frames <= 1)
+		return 0;
+	return rm_fail(st, "--tables and --exclude leave nothing of the "
+	    "stream: each of its tables and objects is left out "
+	    "(--allow-empty if that is expected)");
+}
+
 static int
 copy_frame(struct rm *st, const struct frame *f)
 {
@@ -482,7 +499,7 @@ rowmap(int fd, int out_fd, const struct rowmap_opts *o, const char **errmsg)
 		if (s == FRAME_DONE) {
 			st.f = NULL;
 			if ((!st.holding || release(&st) == 0) &&
-			    unmatched(&st) == 0) {
+			    unmatched(&st) == 0 && left_nothing(&st, fr) == 0) {
 				if (frame_writer_close(st.fw) == 0)
 					r = 0;
 				else

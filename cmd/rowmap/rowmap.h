@@ -49,6 +49,7 @@ struct rowmap_opts {
 	size_t		 nkeys;
 	int		 progress;	/* 1, 0, -1: if stderr is a terminal */
 	int		 skip_definer;	/* DEFINER= out of views, routines, ... */
+	int		 allow_empty;	/* filters may leave nothing */
 	/* main.c's: --hash arguments wait for --key-file. */
 	int		 force;
 	const char	*key_file;
