@@ -17,6 +17,14 @@
 # server_stop_pid PID
 #                    stops the server with that pid (deadline 60 s, then
 #                    SIGKILL); never by name, so that other servers live.
+# server_own NAME [option ...]
+#                    for a test (tests/lib.sh): a small server of its own,
+#                    server_add NAME $T_DIR/name (NAME in lower case) with
+#                    a 32 MiB buffer pool and a 16 MiB redo log before the
+#                    options given; fail_all if it does not start.  It is
+#                    stopped at exit with the others, the last started
+#                    first (server_own_stop), and $T_DIR removed; a test
+#                    that sets its own EXIT trap calls server_own_stop there.
 # server_restart NAME DIR [option ...]
 #                    starts NAME's server again on its datadir DIR (after
 #                    kill -9 of NAME_PID, say) on the same socket and port,
@@ -169,4 +177,23 @@ server_restart() {
 	eval "${_name}_PID=\$RP_SERVER_PID"
 	RP_SOCK=$_keep_sock RP_PORT=$_keep_port RP_SERVER_PID=$_keep_pid
 	return $_rc
+}
+
+SERVER_OWN=
+server_own() {
+	_name=$1
+	shift
+	[ -n "$SERVER_OWN" ] || trap 'server_own_stop; rm -rf "$T_DIR"' EXIT
+	SERVER_OWN="$_name $SERVER_OWN"
+	server_add "$_name" "$T_DIR/$(printf %s "$_name" | tr A-Z a-z)" \
+	    --innodb-buffer-pool-size=32M --innodb-log-file-size=16M "$@" \
+	    >/dev/null || { eval "${_name}_PID="; fail_all "server $_name did not start"; }
+}
+
+# By name: NAME_PID is the server's pid after a server_restart too.
+server_own_stop() {
+	for _name in $SERVER_OWN; do
+		eval "server_stop_pid \"\${${_name}_PID:-}\""
+	done
+	SERVER_OWN=
 }

@@ -10,9 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
-server_add OWN "$T_DIR/own" --server-id=51 --innodb-buffer-pool-size=32M \
-    --innodb-log-file-size=16M >/dev/null || fail_all "a second server did not start"
-trap 'server_stop_pid "$OWN_PID"; rm -rf "$T_DIR"' EXIT
+server_own OWN --server-id=51
 RP_SOCK=$OWN_SOCK
 DB=t1051_db
 fresh_db $DB

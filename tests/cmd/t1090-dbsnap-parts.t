@@ -11,9 +11,7 @@
 need_server
 DB=t1090_shop
 TARGET_SOCK=$RP_SOCK
-server_add SRC "$T_DIR/src" --server-id=90 --innodb-buffer-pool-size=32M \
-    --innodb-log-file-size=16M >/dev/null || fail_all "a second server did not start"
-trap 'server_stop_pid "$SRC_PID"; rm -rf "$T_DIR"' EXIT
+server_own SRC --server-id=90
 src() { mariadb --no-defaults -uroot -S "$SRC_SOCK" --batch --skip-column-names "$@"; }
 SC="--no-defaults -uroot -S $SRC_SOCK"
 TC="--no-defaults -uroot -S $TARGET_SOCK"

@@ -16,19 +16,11 @@
 . "$RP_TOP/tests/bank.sh"
 need_server
 DB=t1095_bank
-small="--innodb-buffer-pool-size=32M --innodb-log-file-size=16M"
-P_PID= R1_PID= R2_PID= MOVER=
-cleanup() {
-	[ -z "$MOVER" ] || kill "$MOVER" 2>/dev/null
-	for p in $R2_PID $R1_PID $P_PID; do server_stop_pid "$p"; done
-	rm -rf "$T_DIR"
-}
-trap cleanup EXIT
-server_add P "$T_DIR/p" --server-id=101 $small >/dev/null &&
-server_add R1 "$T_DIR/r1" --server-id=102 --log-slave-updates $small \
-    >/dev/null &&
-server_add R2 "$T_DIR/r2" --server-id=103 --log-slave-updates $small \
-    >/dev/null || fail_all "three more servers did not start"
+server_own P --server-id=101
+server_own R1 --server-id=102 --log-slave-updates
+server_own R2 --server-id=103 --log-slave-updates
+MOVER=
+trap '[ -z "$MOVER" ] || kill "$MOVER" 2>/dev/null; server_own_stop; rm -rf "$T_DIR"' EXIT
 on() { _s=$1; shift; mariadb --no-defaults -uroot -S "$_s" --batch --skip-column-names "$@"; }
 conn() { echo "--no-defaults -uroot -S $1"; }
 # slave_field SOCK FIELD: one field of SHOW SLAVE STATUS.

@@ -9,11 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
-SRC_SOCK=$RP_SOCK SRC_PID=$RP_SERVER_PID
-server_start "$T_DIR/dst" >/dev/null || fail_all "no second server"
-DST_SOCK=$RP_SOCK DST_PID=$RP_SERVER_PID
-RP_SOCK=$SRC_SOCK RP_SERVER_PID=$SRC_PID
-trap 'RP_SERVER_PID=$DST_PID; server_stop; rm -rf "$T_DIR"' EXIT
+server_own DST
 B="--no-defaults -uroot -S $DST_SOCK"
 dsql() { mariadb $B --batch --skip-column-names "$@"; }
 

@@ -12,10 +12,9 @@
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
-server_add OWN "$T_DIR/own" --server-id=52 --innodb-buffer-pool-size=32M \
-    --innodb-log-file-size=16M >/dev/null || fail_all "a second server did not start"
+server_own OWN --server-id=52
 HOLDER=
-trap '[ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null; server_stop_pid "$OWN_PID"; rm -rf "$T_DIR"' EXIT
+trap '[ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null; server_own_stop; rm -rf "$T_DIR"' EXIT
 RP_SOCK=$OWN_SOCK
 DB=t1101_db
 fresh_db $DB

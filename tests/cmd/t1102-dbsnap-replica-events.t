@@ -13,12 +13,8 @@
 . "$RP_TOP/tests/server.sh"
 need_server
 DB=t1102_db
-small="--innodb-buffer-pool-size=32M --innodb-log-file-size=16M"
-P_PID= R_PID=
-trap 'for p in $R_PID $P_PID; do server_stop_pid "$p"; done; rm -rf "$T_DIR"' EXIT
-server_add P "$T_DIR/p" --server-id=111 $small >/dev/null &&
-server_add R "$T_DIR/r" --server-id=112 $small >/dev/null ||
-    fail_all "two more servers did not start"
+server_own P --server-id=111
+server_own R --server-id=112
 on() { _s=$1; shift; mariadb --no-defaults -uroot -S "$_s" --batch --skip-column-names "$@"; }
 replicate "$P_SOCK" "$P_PORT" "$R_SOCK" || exit 1
 on "$P_SOCK" <<SQL || exit 1

@@ -13,10 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
-DST_PID=
-trap 'server_stop_pid "$DST_PID"; rm -rf "$T_DIR"' EXIT
-server_add DST "$T_DIR/dst" --innodb-buffer-pool-size=32M \
-    --innodb-log-file-size=16M >/dev/null || fail_all "no second server"
+server_own DST
 dsql() { mariadb --no-defaults -uroot -S "$DST_SOCK" --batch --skip-column-names "$@"; }
 ADM="--no-defaults -ut1103_adm -S $DST_SOCK"
 DB=t1103_db

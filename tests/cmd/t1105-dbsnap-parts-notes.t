@@ -10,9 +10,7 @@
 . "$RP_TOP/tests/server.sh"
 need_server
 DB=t1105_db
-server_add SRC "$T_DIR/src" --server-id=105 --innodb-buffer-pool-size=32M \
-    --innodb-log-file-size=16M >/dev/null || fail_all "a second server did not start"
-trap 'server_stop_pid "$SRC_PID"; rm -rf "$T_DIR"' EXIT
+server_own SRC --server-id=105
 SC="--no-defaults -uroot -S $SRC_SOCK"
 mariadb $SC <<SQL >/dev/null || exit 1
 CREATE DATABASE $DB;

@@ -15,17 +15,10 @@
 need_server
 command -v parallel >/dev/null || skip_all "no GNU parallel"
 DB=t1108_bank
-small="--innodb-buffer-pool-size=32M --innodb-log-file-size=16M"
-P_PID= R_PID= MOVER=
-cleanup() {
-	[ -z "$MOVER" ] || kill "$MOVER" 2>/dev/null
-	for p in $R_PID $P_PID; do server_stop_pid "$p"; done
-	rm -rf "$T_DIR"
-}
-trap cleanup EXIT
-server_add P "$T_DIR/p" --server-id=181 $small >/dev/null &&
-server_add R "$T_DIR/r" --server-id=182 $small >/dev/null ||
-    fail_all "two more servers did not start"
+server_own P --server-id=181
+server_own R --server-id=182
+MOVER=
+trap '[ -z "$MOVER" ] || kill "$MOVER" 2>/dev/null; server_own_stop; rm -rf "$T_DIR"' EXIT
 on() { _s=$1; shift; mariadb --no-defaults -uroot -S "$_s" --batch --skip-column-names "$@"; }
 sql_state() { mariadb --no-defaults -uroot -S "$R_SOCK" -e "SHOW SLAVE STATUS\\G" | sed -n "s/^ *Slave_SQL_Running: //p"; }
 replicate "$P_SOCK" "$P_PORT" "$R_SOCK" && bank_sql $DB | on "$P_SOCK" || exit 1

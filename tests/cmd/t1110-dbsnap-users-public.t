@@ -8,11 +8,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
-small="--innodb-buffer-pool-size=32M --innodb-log-file-size=16M"
-SRC_PID= DST_PID=
-trap 'for p in $DST_PID $SRC_PID; do server_stop_pid "$p"; done; rm -rf "$T_DIR"' EXIT
-server_add SRC "$T_DIR/src" $small >/dev/null &&
-server_add DST "$T_DIR/dst" $small >/dev/null || fail_all "two more servers did not start"
+server_own SRC
+server_own DST
 src() { mariadb --no-defaults -uroot -S "$SRC_SOCK" --batch --skip-column-names "$@"; }
 dst() { mariadb --no-defaults -uroot -S "$DST_SOCK" --batch --skip-column-names "$@"; }
 for f in src dst; do

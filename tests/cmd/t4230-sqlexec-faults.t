@@ -24,9 +24,8 @@ DB=t4230_src
 CK=t4230_ck.pos
 
 TGT_OPTS="--server-id=4230 --innodb-buffer-pool-size=64M --innodb-log-file-size=48M"
-server_add TGT "$T_DIR/tgt" $TGT_OPTS >/dev/null ||
-    fail_all "the target server did not start"
-trap 'kill "${proxy:-}" 2>/dev/null; server_stop_pid "$TGT_PID"; rm -rf "$T_DIR"' EXIT
+server_own TGT $TGT_OPTS
+trap 'kill "${proxy:-}" 2>/dev/null; server_own_stop; rm -rf "$T_DIR"' EXIT
 tgt() { mariadb --no-defaults -uroot -S "$TGT_SOCK" --batch --skip-column-names "$@"; }
 TC="--no-defaults -uroot -S $TGT_SOCK"
 

@@ -16,13 +16,8 @@
 . "$RP_TOP/tests/server.sh"
 need_server
 DB=t6070_pitr
-server_add SRC "$T_DIR/src" --server-id=70 --binlog-format=MIXED \
-    --innodb-buffer-pool-size=32M --innodb-log-file-size=16M >/dev/null ||
-    fail_all "the source server did not start"
-server_add TGT "$T_DIR/tgt" --server-id=71 --skip-log-bin \
-    --innodb-buffer-pool-size=32M --innodb-log-file-size=16M >/dev/null || {
-	server_stop_pid "$SRC_PID"; fail_all "the target server did not start"; }
-trap 'server_stop_pid "$SRC_PID"; server_stop_pid "$TGT_PID"; rm -rf "$T_DIR"' EXIT
+server_own SRC --server-id=70 --binlog-format=MIXED
+server_own TGT --server-id=71 --skip-log-bin
 src() { mariadb --no-defaults -uroot -S "$SRC_SOCK" --batch --skip-column-names "$@"; }
 tgt() { mariadb --no-defaults -uroot -S "$TGT_SOCK" --batch --skip-column-names "$@"; }
 SC="--no-defaults -uroot -S $SRC_SOCK"

@@ -113,12 +113,8 @@ is "$(echo $(echo $missing | tr ' ' '\n' | sort -u))" "" \
     "every library of the installed programs is in the runtime stage"
 
 # The script, run as the pods run it, against a replica.
-small="--innodb-buffer-pool-size=32M --innodb-log-file-size=16M"
-P_PID= R_PID=
-trap 'for p in $R_PID $P_PID; do server_stop_pid "$p"; done; rm -rf "$T_DIR"' EXIT
-server_add P "$T_DIR/p" --server-id=111 $small >/dev/null &&
-server_add R "$T_DIR/r" --server-id=112 --log-slave-updates $small \
-    >/dev/null || fail_all "two more servers did not start"
+server_own P --server-id=111
+server_own R --server-id=112 --log-slave-updates
 on() { _s=$1; shift; mariadb --no-defaults -uroot -S "$_s" --batch --skip-column-names "$@"; }
 on "$P_SOCK" -e "CREATE USER repl@'127.0.0.1' IDENTIFIED BY 'r';
     GRANT REPLICATION SLAVE ON *.* TO repl@'127.0.0.1'; RESET MASTER" || exit 1

@@ -6,13 +6,10 @@
 . "$RP_TOP/tests/server.sh"
 need_server
 set -o pipefail
-SRC_SOCK=$RP_SOCK SRC_PID=$RP_SERVER_PID
+SRC_SOCK=$RP_SOCK
 A="--no-defaults -uroot -S $SRC_SOCK"
 
-server_start "$T_DIR/dst" >/dev/null || { echo "1..0 # SKIP second server"; exit 0; }
-DST_SOCK=$RP_SOCK DST_PID=$RP_SERVER_PID
-RP_SOCK=$SRC_SOCK RP_SERVER_PID=$SRC_PID
-trap 'RP_SERVER_PID=$DST_PID; server_stop; rm -rf "$T_DIR"' EXIT
+server_own DST
 B="--no-defaults -uroot -S $DST_SOCK"
 dsql() { mariadb $B --default-character-set=utf8mb4 --batch --skip-column-names "$@"; }
 
