@@ -3,21 +3,16 @@
 # keeps moving amounts between two tables (inserting and deleting rows,
 # the total constant) while dbsnap runs; the dumped rows keep the total.
 . "$(dirname "$0")/../lib.sh"
+. "$RP_TOP/tests/bank.sh"
 need_server
 DB=t1050_src
 fresh_db $DB
-sql $DB <<'SQL' || exit 1
+{ cat <<'SQL'
 CREATE TABLE a (id int PRIMARY KEY, amt int NOT NULL);
 CREATE TABLE b (id int AUTO_INCREMENT PRIMARY KEY, amt int NOT NULL);
-CREATE TABLE ctl (id int PRIMARY KEY, stop int, ops bigint);
-INSERT INTO ctl VALUES (1, 0, 0);
 INSERT INTO a SELECT seq, 1000 FROM seq_1_to_20000;
-DELIMITER ;;
-CREATE PROCEDURE mover()
-BEGIN
-  DECLARE i INT DEFAULT 0;
-  WHILE (SELECT stop FROM ctl WHERE id = 1) = 0 DO
-    START TRANSACTION;
+SQL
+bank_mover '    START TRANSACTION;
     UPDATE a SET amt = amt - 3 WHERE id = 1 + (i * 7919) % 20000;
     INSERT INTO b (amt) VALUES (3);
     UPDATE ctl SET ops = ops + 1 WHERE id = 1;
@@ -28,12 +23,7 @@ BEGIN
       DELETE FROM b WHERE id = @bid;
       UPDATE a SET amt = amt + @bamt WHERE id = 1 + (i * 104729) % 20000;
       COMMIT;
-    END IF;
-    SET i = i + 1;
-  END WHILE;
-END;;
-DELIMITER ;
-SQL
+    END IF;'; } | sql $DB || exit 1
 total=20000000
 
 sql $DB -e "CALL mover()" &
