@@ -48,6 +48,20 @@ gone()      { ! kill -0 "$1" 2>/dev/null; }
 # wait_for CMD...: until CMD succeeds, at most 30 s; 1 if it never did.
 wait_for()  { _n=0; until "$@"; do _n=$((_n + 1)); [ $_n -ge 300 ] && return 1;
               sleep 0.1; done; }
+# tty_start CMD: the shell command CMD on a terminal of its own (script(1),
+# in a new session), in the background (its pid in TTY_PID), its output in
+# tty.out, its typed input written to fd 3 (the fifo tty.in, opened here);
+# waits (wait_for) until a password prompt shows: 1 if none did.  tty.out
+# is emptied first: the job truncates it only after it opened tty.in, and
+# a prompt left from a last run would let input be typed before echo is
+# off.  Close fd 3 (exec 3>&-) to end the input.
+tty_start() {
+	rm -f tty.in; mkfifo tty.in; : >tty.out
+	setsid -w script -qec "$1" /dev/null <tty.in >tty.out 2>&1 &
+	TTY_PID=$!
+	exec 3>tty.in
+	wait_for grep -q 'password for ' tty.out
+}
 done_testing() { [ -n "${T_PLANNED:-}" ] || echo "1..$T_N"; exit $((T_FAIL > 0)); }
 
 # Server helpers.  need_server skips the whole test when run outside

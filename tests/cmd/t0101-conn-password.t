@@ -25,22 +25,14 @@ is "$(cat err)" "conntest: -p: no terminal to ask for the password on: put it in
 if command -v script >/dev/null && command -v mkfifo >/dev/null; then
 	for try in right wrong; do
 		[ $try = right ] && typed=$PW || typed=Wrong0101pw
-		# tty.out emptied first: the job truncates it only after it
-		# opened tty.in, and a prompt left from the last try would
-		# let the password be typed before echo is off
-		rm -f tty.in; mkfifo tty.in; : >tty.out
-		setsid -w script -qec "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'" \
-		    /dev/null <tty.in >tty.out 2>&1 &
-		spid=$!
-		exec 3>tty.in
-		wait_for grep -q 'password for ' tty.out
+		tty_start "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'"
 		ok $? "-p ($try): prompt shown"
 		# (after the \r ESC [K that clears the line for it)
 		like "$(sed 's/^\r\x1b\[K//' tty.out)" "^conntest: password for $U@localhost: " \
 		    "-p ($try): the prompt names the program, user and host"
 		printf '%s\n' "$typed" >&3
 		exec 3>&-
-		wait $spid
+		wait $TTY_PID
 		rc=$?
 		if [ $try = right ]; then
 			is $rc 0 "-p ($try): exit 0"
@@ -63,12 +55,7 @@ U2=t0101user2
 sql -e "DROP USER IF EXISTS '$U2'@'localhost'; CREATE USER '$U2'@'localhost' IDENTIFIED BY '$PW'"
 if command -v script >/dev/null && command -v mkfifo >/dev/null &&
     [ -r /proc/locks ]; then
-	rm -f tty.in; mkfifo tty.in; : >tty.out	# (see above)
-	setsid -w script -qec "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()' | conntest --no-defaults -u$U2 -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'; echo; cat /dev/null" \
-	    /dev/null <tty.in >tty.out 2>&1 &
-	spid=$!
-	exec 3>tty.in
-	wait_for grep -q 'password for ' tty.out
+	tty_start "conntest --no-defaults -u$U -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()' | conntest --no-defaults -u$U2 -p -S '$RP_SOCK' -e 'SELECT CURRENT_USER()'; echo; cat /dev/null"
 	ok $? "pipeline: a first prompt"
 	wait_for grep -q -- '-> FLOCK' /proc/locks
 	ok $? "pipeline: the other program waits for the terminal's lock"
@@ -81,7 +68,7 @@ if command -v script >/dev/null && command -v mkfifo >/dev/null &&
 	    "pipeline: then the second prompt"
 	printf '%s\n' "$PW" >&3
 	exec 3>&-
-	wait $spid
+	wait $TTY_PID
 	is $? 0 "pipeline: both connected"
 	like "$(cat tty.out)" "$U2@localhost" "pipeline: the second connected as its user"
 	like "$(cat tty.out)" "conntest: password for $U@localhost: " "pipeline: prompt for $U"

@@ -12,15 +12,10 @@ command -v script >/dev/null && command -v mkfifo >/dev/null ||
 
 # prompt_of ARGS: the prompt dbsnap ARGS -p --list shows.
 prompt_of() {
-	rm -f tty.in; mkfifo tty.in; : >tty.out
-	setsid -w script -qec "dbsnap --no-defaults -uroot -p $* --list mysql" \
-	    /dev/null <tty.in >tty.out 2>&1 &
-	_pid=$!
-	exec 3>tty.in
-	wait_for grep -q 'password for ' tty.out
+	tty_start "dbsnap --no-defaults -uroot -p $* --list mysql"
 	printf '\n' >&3
 	exec 3>&-
-	wait $_pid
+	wait $TTY_PID
 	sed -n 's/^\r\x1b\[K//; s/\(password for [^ ]*\) .*/\1/p' tty.out | head -1
 }
 is "$(prompt_of -h 127.0.0.1 -P "$RP_PORT")" "dbsnap: password for root@127.0.0.1:$RP_PORT:" \
