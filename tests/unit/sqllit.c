@@ -22,6 +22,7 @@
 #include "sqllit.h"
 #include "sqlset.h"
 #include "sqltok.h"
+#include "table.h"
 
 #define NBE	SQLTOK_NBE
 #define ANSIQ	SQLTOK_ANSIQ
@@ -174,21 +175,7 @@ values(const struct row *r, struct buf *b)
 	sqllit_release(&s);
 }
 
-static void
-test_row(void **state)
-{
-	const struct row *r = *state;
-	struct buf	 b = BUF_INIT;
-
-	buf_adds(&b, "");
-	values(r, &b);
-	assert_int_equal(b.err, 0);
-	if (strcmp(b.p, r->want) != 0)
-		print_message("# text: %s\n#  got: %s\n# want: %s\n", r->text,
-		    b.p, r->want);
-	assert_string_equal(b.p, r->want);
-	buf_release(&b);
-}
+TABLE_ROW_TEST(test_row, values)
 
 /* sqllit_target(): the table and the column list of the prefix. */
 static void
@@ -360,20 +347,9 @@ test_set_kind(void **state)
 int
 main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 4];
-	size_t		 i, n = 0;
-
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		memset(&tests[n], 0, sizeof(tests[n]));
-		tests[n].name = rows[i].name;
-		tests[n].test_func = test_row;
-		tests[n].initial_state = (void *)&rows[i];
-		n++;
-	}
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_target);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_to_utf8);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_quick);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_set_kind);
-	cmocka_set_message_output(CM_OUTPUT_TAP);
-	return _cmocka_run_group_tests("sqllit", tests, n, NULL, NULL);
+	return TABLE_RUN("sqllit", rows, test_row,
+	    cmocka_unit_test(test_target),
+	    cmocka_unit_test(test_to_utf8),
+	    cmocka_unit_test(test_quick),
+	    cmocka_unit_test(test_set_kind));
 }

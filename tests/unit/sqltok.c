@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "sqltok.h"
+#include "table.h"
 
 #define NBE	SQLTOK_NBE
 #define ANSIQ	SQLTOK_ANSIQ
@@ -151,21 +152,7 @@ tokens(const struct row *r, struct buf *b)
 	assert_ptr_equal(t.p, r->text + strlen(r->text));
 }
 
-static void
-test_row(void **state)
-{
-	const struct row *r = *state;
-	struct buf	 b = BUF_INIT;
-
-	buf_adds(&b, "");
-	tokens(r, &b);
-	assert_int_equal(b.err, 0);
-	if (strcmp(b.p, r->want) != 0)
-		print_message("# text: %s\n#  got: %s\n# want: %s\n", r->text,
-		    b.p, r->want);
-	assert_string_equal(b.p, r->want);
-	buf_release(&b);
-}
+TABLE_ROW_TEST(test_row, tokens)
 
 static void
 test_ident(void **state)
@@ -300,19 +287,8 @@ test_runs(void **state)
 int
 main(void)
 {
-	struct CMUnitTest tests[sizeof(rows) / sizeof(rows[0]) + 3];
-	size_t		 i, n = 0;
-
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		memset(&tests[n], 0, sizeof(tests[n]));
-		tests[n].name = rows[i].name;
-		tests[n].test_func = test_row;
-		tests[n].initial_state = (void *)&rows[i];
-		n++;
-	}
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ident);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_byte_rules);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_runs);
-	cmocka_set_message_output(CM_OUTPUT_TAP);
-	return _cmocka_run_group_tests("sqltok", tests, n, NULL, NULL);
+	return TABLE_RUN("sqltok", rows, test_row,
+	    cmocka_unit_test(test_ident),
+	    cmocka_unit_test(test_byte_rules),
+	    cmocka_unit_test(test_runs));
 }
