@@ -105,8 +105,9 @@ int	 lz_list(struct lz *z);
 /*
  * lz -o FILE (outfile.c).  lz_outfile_open() opens path for writing: a new
  * or (with force) existing regular file, also one named by a symbolic
- * link, through a temporary file beside it (fd) that is renamed over it by
- * lz_outfile_commit(); an existing device or FIFO directly.  force is
+ * link, through a file with no name (O_TMPFILE) or a temporary file
+ * beside it (fd) that lz_outfile_commit() links or renames into place;
+ * an existing device or FIFO directly.  force is
  * needed for any existing path but /dev/null, as in lz4(1).  Sockets,
  * directories and dangling links are refused.  On failure it prints the
  * reason and exits 1 (cmd code), having left path as it was.  SIGHUP,
@@ -116,8 +117,11 @@ int	 lz_list(struct lz *z);
 struct lz_outfile {
 	const char	*path;		/* as given; not owned */
 	char		*target;	/* the file rename(2) replaces */
-	char		*tmp;		/* the temporary file, or NULL */
+	char		*tmp;		/* the temporary file's name, or NULL */
 	int		 fd;		/* write here */
+	int		 unnamed;	/* fd is O_TMPFILE: linkat(2) names it */
+	int		 replace;	/* target exists (-f) */
+	char		 proc[32];	/* "/proc/self/fd/N", for linkat(2) */
 };
 
 void	 lz_outfile_open(struct lz_outfile *, const char *path, int force);

@@ -1,19 +1,26 @@
 /*
  * lz -o FILE: where the output goes.  A regular file (new, or replaced
- * with -f) is written as a temporary file beside it and renamed into place
- * only after everything was written and synced, so that a failed or
- * interrupted run leaves FILE as it was and never a partial FILE.  A
- * device or FIFO is written to directly, as lz4(1) does (lz -o /dev/null,
- * lz -o /dev/st0, lz -o fifo), and never removed.  A symbolic link stays:
- * the regular file it names is replaced the same way, a device or FIFO it
- * names is written to.  Sockets, directories and dangling links are
- * refused.  A hard link elsewhere to a replaced file keeps the old content.
+ * with -f) is written as a file with no name yet (open(2) O_TMPFILE in
+ * its directory) that gets its name with linkat(2) only after everything
+ * was written and synced, so that a failed, interrupted or killed run
+ * (kill -9 included) leaves FILE as it was, never a partial FILE and no
+ * temporary file.  Replacing a file takes a hidden name beside it for the
+ * moment between linkat(2) and rename(2).  Where the file system has no
+ * O_TMPFILE (or /proc/self/fd, which linkat(2) links from, is missing),
+ * the file is written under that hidden name from the start, which
+ * SIGKILL leaves behind.  A device or FIFO is written to directly, as
+ * lz4(1) does (lz -o /dev/null, lz -o /dev/st0, lz -o fifo), and never
+ * removed.  A symbolic link stays: the regular file it names is replaced
+ * the same way, a device or FIFO it names is written to.  Sockets,
+ * directories and dangling links are refused.  A hard link elsewhere to
+ * a replaced file keeps the old content.
  */
 #include <sys/stat.h>
 
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -51,16 +58,11 @@ block_signals(int how)
 	sigprocmask(how, &set, NULL);
 }
 
-/*
- * Create ".NAME.XXXXXX" beside target, with the mode (and, where allowed,
- * the owner) of the file it replaces, or 0666 less the umask for a new one.
- */
+/* ".NAME.XXXXXX" beside target, into of->tmp. */
 static void
-create_temp(struct lz_outfile *of, const struct stat *old)
+temp_name(struct lz_outfile *of)
 {
 	char	*d, *b, *dcopy, *bcopy;
-	mode_t	 mask;
-	size_t	 i;
 
 	if ((dcopy = strdup(of->target)) == NULL ||
 	    (bcopy = strdup(of->target)) == NULL)
@@ -73,14 +75,57 @@ create_temp(struct lz_outfile *of, const struct stat *old)
 		err(1, NULL);
 	free(dcopy);
 	free(bcopy);
+}
+
+/*
+ * An O_TMPFILE file in target's directory, if the file system has them
+ * and /proc/self/fd names it for linkat(2): 0, or -1 (then use a name).
+ */
+static int
+open_unnamed(struct lz_outfile *of)
+{
+	struct stat	 sb;
+	char		*dcopy;
+
+	if ((dcopy = strdup(of->target)) == NULL)
+		err(1, NULL);
+	of->fd = open(dirname(dcopy), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	free(dcopy);
+	if (of->fd == -1)
+		return -1;
+	snprintf(of->proc, sizeof(of->proc), "/proc/self/fd/%d", of->fd);
+	if (stat(of->proc, &sb) == -1) {
+		close(of->fd);
+		of->fd = -1;
+		return -1;
+	}
+	of->unnamed = 1;
+	return 0;
+}
+
+/*
+ * The output file: unnamed (open_unnamed()), else ".NAME.XXXXXX" beside
+ * target, with the mode (and, where allowed, the owner) of the file it
+ * replaces, or 0666 less the umask for a new one.
+ */
+static void
+create_temp(struct lz_outfile *of, const struct stat *old)
+{
+	mode_t	 mask;
+	size_t	 i;
+
+	of->replace = old != NULL;
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		if (signal(sigs[i], on_signal) == SIG_IGN)
 			signal(sigs[i], SIG_IGN);	/* nohup stays nohup */
-	block_signals(SIG_BLOCK);
-	if ((of->fd = mkstemp(of->tmp)) == -1)
-		err(1, "%s", of->path);
-	cleanup_path = of->tmp;
-	block_signals(SIG_UNBLOCK);
+	if (open_unnamed(of) == -1) {
+		temp_name(of);
+		block_signals(SIG_BLOCK);
+		if ((of->fd = mkstemp(of->tmp)) == -1)
+			err(1, "%s", of->path);
+		cleanup_path = of->tmp;
+		block_signals(SIG_UNBLOCK);
+	}
 	if (old != NULL) {
 		(void)fchown(of->fd, old->st_uid, old->st_gid);
 		if (fchmod(of->fd, old->st_mode & 07777) == -1)
@@ -95,6 +140,44 @@ create_temp(struct lz_outfile *of, const struct stat *old)
 fail:
 	lz_outfile_abort(of);
 	err(1, "%s", of->path);
+}
+
+/*
+ * Give the unnamed file its name: a new file's at once (EEXIST if one
+ * appeared meanwhile: never replaced without -f); a replacing one's
+ * through a hidden name and rename(2).  0, or -1 with errno set.
+ */
+static int
+link_unnamed(struct lz_outfile *of)
+{
+	char	*x;
+	int	 rc = -1, i, e;
+
+	if (!of->replace)
+		return linkat(AT_FDCWD, of->proc, AT_FDCWD, of->target,
+		    AT_SYMLINK_FOLLOW);
+	temp_name(of);
+	x = of->tmp + strlen(of->tmp) - 6;
+	block_signals(SIG_BLOCK);
+	for (i = 0; i < 100 && rc == -1; i++) {
+		snprintf(x, 7, "%06" PRIx32, arc4random() & 0xffffff);
+		if ((rc = linkat(AT_FDCWD, of->proc, AT_FDCWD, of->tmp,
+		    AT_SYMLINK_FOLLOW)) == -1 && errno != EEXIST)
+			break;
+	}
+	if (rc == 0) {
+		cleanup_path = of->tmp;
+		if ((rc = rename(of->tmp, of->target)) == -1) {
+			e = errno;
+			unlink(of->tmp);
+			errno = e;
+		}
+		cleanup_path = NULL;
+	}
+	block_signals(SIG_UNBLOCK);
+	free(of->tmp);
+	of->tmp = NULL;
+	return rc;
 }
 
 void
@@ -148,17 +231,28 @@ lz_outfile_commit(struct lz_outfile *of)
 {
 	int	 rc, e;
 
-	if (of->tmp == NULL) {
+	if (of->tmp == NULL && !of->unnamed) {
 		rc = close(of->fd);
 		of->fd = -1;
 		return rc;
 	}
 	if (fsync(of->fd) == -1)
 		goto fail;
-	rc = close(of->fd);
-	of->fd = -1;
-	if (rc == -1 || rename(of->tmp, of->target) == -1)
-		goto fail;
+	if (of->unnamed) {
+		/* linked while open: /proc/self/fd names it until close */
+		if (link_unnamed(of) == -1)
+			goto fail;
+		rc = close(of->fd);
+		of->fd = -1;
+		of->unnamed = 0;
+		if (rc == -1)
+			goto fail;
+	} else {
+		rc = close(of->fd);
+		of->fd = -1;
+		if (rc == -1 || rename(of->tmp, of->target) == -1)
+			goto fail;
+	}
 	cleanup_path = NULL;
 	free(of->tmp);
 	free(of->target);
@@ -175,8 +269,9 @@ void
 lz_outfile_abort(struct lz_outfile *of)
 {
 	if (of->fd != -1)
-		close(of->fd);
+		close(of->fd);		/* an unnamed file is then gone */
 	of->fd = -1;
+	of->unnamed = 0;
 	if (of->tmp != NULL) {
 		unlink(of->tmp);
 		cleanup_path = NULL;

@@ -128,20 +128,17 @@ lz -d <new | cmp -s - text.lz4
 ok $? "lz -f -o FILE FILE: the output is the input's compression"
 only "new reg "
 
-# A signal removes the temporary file.  The input is a FIFO that this
-# shell holds open, so lz waits for input until it is killed.
+# A signal leaves no temporary file.  The input is a FIFO that this
+# shell holds open, so lz waits for input until it is killed.  (Its
+# output file has no name yet, O_TMPFILE, or a hidden one: t5020.)
 rm -f new reg
 mkfifo in
 exec 3<>in
 lz -o out <in &
 pid=$!
-i=0
-while [ $i -lt 100 ] && ! ls -A | grep -q '^\.out\.'; do
-	sleep 0.1
-	i=$((i + 1))
-done
-ls -A | grep -q '^\.out\.'
-ok $? "lz -o out: a temporary file beside out while it runs"
+writing() { ls -l /proc/$pid/fd 2>/dev/null | grep -q "$(pwd -P)/[.#]"; }
+wait_for writing
+ok $? "lz -o out: its output file is open beside out while it runs"
 kill -TERM $pid
 wait $pid 2>/dev/null	# the shell's "Terminated" notice: expected here
 is "$?" 143 "SIGTERM ends lz as the signal does"
