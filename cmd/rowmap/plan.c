@@ -244,7 +244,7 @@ rm_do_rows(struct rm *st, const struct frame *f)
 		    r.table_id);
 	if (!s->keep)
 		return 0;
-	progress_add(st->prog, 0, r.nrows, 0);
+	progress_add(st->prog, 0, r.nrows, f->len);	/* bytes of rows read */
 	if (s->copy) {
 		if (frame_write(st->fw, FT_ROWS, f->flags, f->p, f->len) == -1)
 			return rm_wfail(st);
