@@ -9,6 +9,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -585,6 +586,28 @@ opt_usage(const struct opt_prog *prog)
 {
 	fputs(prog->usage, stderr);
 	exit(2);
+}
+
+const char *
+opt_operand(const struct opt_prog *prog, int argc, char *argv[], int i)
+{
+	if (argc - i > 1)
+		opt_usage(prog);
+	if (argc - i == 0 || strcmp(argv[i], "-") == 0)
+		return NULL;
+	return argv[i];
+}
+
+int
+opt_input(const char *file)
+{
+	int	 fd;
+
+	if (file == NULL)
+		return STDIN_FILENO;
+	if ((fd = open(file, O_RDONLY)) == -1)
+		err(1, "%s", file);
+	return fd;
 }
 
 /* "1M" for 1048576: the largest suffix that divides it. */

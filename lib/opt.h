@@ -77,6 +77,15 @@ struct opt {
 	{ (name), (c), OPT_T_FUNC, (arg), 0, 0, 0, 0, 0, (fn), (code), (help) }
 #define OPT_FUNC_F(c, name, arg, flags, fn, code, help) \
 	{ (name), (c), OPT_T_FUNC, (arg), (flags), 0, 0, 0, 0, (fn), (code), (help) }
+/*
+ * --progress and --no-progress, setting the field (OPT_FIELD(), which is
+ * two arguments) to 1 or 0; its default is -1, "if stderr is a terminal".
+ */
+#define OPT_PROGRESS(...) \
+	{ "progress", 0, OPT_T_FLAG, NULL, 0, __VA_ARGS__, 1, 1, NULL, 0, \
+	    "progress on stderr (default: if it is a terminal)" }, \
+	{ "no-progress", 0, OPT_T_FLAG, NULL, 0, __VA_ARGS__, 0, 0, NULL, 0, \
+	    "no progress" }
 #define OPT_TABLE_END	{ NULL, 0, OPT_T_END, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL }
 
 /* A table and the struct its fields are in. */
@@ -119,6 +128,21 @@ int	 opt_parse(const struct opt_prog *, int argc, char *argv[]);
 
 /* The synopsis on stderr and exit 2, for operand errors after opt_parse(). */
 void	 opt_usage(const struct opt_prog *) __attribute__((__noreturn__));
+
+/*
+ * The one operand of a filter ("[file]"), argv[i] after opt_parse()'s
+ * index i: the file's name, or NULL for none or "-" (standard input).
+ * More than one operand: opt_usage().
+ */
+const char	*opt_operand(const struct opt_prog *, int argc, char *argv[],
+		    int i);
+
+/*
+ * file (opt_operand()'s) opened read-only, or STDIN_FILENO for NULL; the
+ * descriptor is the caller's.  Like opt_usage(), this is main's and does
+ * not return on failure: "prog: file: reason" on stderr, exit 1.
+ */
+int	 opt_input(const char *file);
 
 /*
  * The last "user" or "host" that opt_parse() read in the option files'

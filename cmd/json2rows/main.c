@@ -3,10 +3,8 @@
  * write the rowpipe-stream(5) frame stream they describe.
  */
 #include <err.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "opt.h"
@@ -17,9 +15,7 @@
 #define F(m)	OPT_FIELD(struct j2r_opts, m)
 static const struct opt options[] = {
 	OPT_FLAG('f', "force", F(force), 1, "write frames even to a terminal"),
-	OPT_FLAG(0, "progress", F(progress), 1,
-	    "progress on stderr (default: if it is a terminal)"),
-	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_PROGRESS(F(progress)),
 	OPT_TABLE_END
 };
 
@@ -36,24 +32,15 @@ main(int argc, char *argv[])
 		.version = "json2rows " ROWPIPE_VERSION,
 		.sets = { { options, &o, NULL } },
 	};
-	const char	*msg;
-	int		 i, fd = STDIN_FILENO;
+	const char	*msg, *file;
 
-	i = opt_parse(&prog, argc, argv);
-	argc -= i;
-	argv += i;
-	if (argc > 1)
-		opt_usage(&prog);
+	file = opt_operand(&prog, argc, argv, opt_parse(&prog, argc, argv));
 	if (!o.force && isatty(STDOUT_FILENO))
 		errx(2, "refusing to write a frame stream to a terminal "
 		    "(use -f to force)");
 
-	if (argc == 1 && strcmp(argv[0], "-") != 0) {
-		if ((fd = open(argv[0], O_RDONLY)) == -1)
-			err(1, "%s", argv[0]);
-		o.name = argv[0];
-	}
-	if (json2rows(fd, STDOUT_FILENO, &o, &msg) == -1)
+	o.name = file;
+	if (json2rows(opt_input(file), STDOUT_FILENO, &o, &msg) == -1)
 		errx(1, "%s", msg);
 	return 0;
 }

@@ -5,7 +5,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +86,7 @@ static const struct opt options[] = {
 	    "the key of --hash (default: a random one)"),
 	OPT_FUNC(0, "null", "TABLE.COLUMN", add_op, OP_NULL,
 	    "make every value NULL"),
-	OPT_FLAG(0, "progress", F(progress), 1,
-	    "progress on stderr (default: if it is a terminal)"),
-	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_PROGRESS(F(progress)),
 	OPT_FUNC(0, "rename", "OLD=[DB.]NEW", add_names, 2,
 	    "rename or move table OLD ([db.]table)"),
 	OPT_FUNC(0, "rename-db", "OLD=NEW", add_names, 3,
@@ -122,15 +119,10 @@ main(int argc, char *argv[])
 		.version = "rowmap " ROWPIPE_VERSION,
 		.sets = { { options, &o, NULL } },
 	};
-	const char	*msg;
+	const char	*msg, *file;
 	size_t		 j;
-	int		 i, fd = STDIN_FILENO;
 
-	i = opt_parse(&prog, argc, argv);
-	argc -= i;
-	argv += i;
-	if (argc > 1)
-		opt_usage(&prog);
+	file = opt_operand(&prog, argc, argv, opt_parse(&prog, argc, argv));
 	for (j = 0; j < o.nhash_args; j++)
 		if (rm_add_op(&o, OP_HASH, o.hash_args[j], o.key_file,
 		    &msg) == -1)
@@ -143,10 +135,7 @@ main(int argc, char *argv[])
 		errx(2, "refusing to write a frame stream to a terminal "
 		    "(use -f to force)");
 
-	if (argc == 1 && strcmp(argv[0], "-") != 0 &&
-	    (fd = open(argv[0], O_RDONLY)) == -1)
-		err(1, "%s", argv[0]);
-	if (rowmap(fd, STDOUT_FILENO, &o, &msg) == -1)
+	if (rowmap(opt_input(file), STDOUT_FILENO, &o, &msg) == -1)
 		errx(1, "%s", msg);
 	free(o.hash_args);
 	rm_opts_release(&o);

@@ -3,10 +3,8 @@
  * jq, awk and scripts; json2rows(1) reads them back.
  */
 #include <err.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "opt.h"
@@ -16,9 +14,7 @@
 
 #define F(m)	OPT_FIELD(struct r2j_opts, m)
 static const struct opt options[] = {
-	OPT_FLAG(0, "progress", F(progress), 1,
-	    "progress on stderr (default: if it is a terminal)"),
-	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_PROGRESS(F(progress)),
 	OPT_TABLE_END
 };
 
@@ -35,19 +31,10 @@ main(int argc, char *argv[])
 		.version = "rows2json " ROWPIPE_VERSION,
 		.sets = { { options, &o, NULL } },
 	};
-	const char	*msg;
-	int		 i, fd = STDIN_FILENO;
+	const char	*msg, *file;
 
-	i = opt_parse(&prog, argc, argv);
-	argc -= i;
-	argv += i;
-	if (argc > 1)
-		opt_usage(&prog);
-
-	if (argc == 1 && strcmp(argv[0], "-") != 0 &&
-	    (fd = open(argv[0], O_RDONLY)) == -1)
-		err(1, "%s", argv[0]);
-	if (rows2json(fd, STDOUT_FILENO, &o, &msg) == -1)
+	file = opt_operand(&prog, argc, argv, opt_parse(&prog, argc, argv));
+	if (rows2json(opt_input(file), STDOUT_FILENO, &o, &msg) == -1)
 		errx(1, "%s", msg);
 	return 0;
 }

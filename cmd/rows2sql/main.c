@@ -4,7 +4,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,9 +81,7 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "skip-hex-blob", F(hex_blob), 0, NULL),
 	OPT_FLAG(0, "part-ok", F(part_ok), 1,
 	    "convert one part of a dbsnap plan (not a whole dump)"),
-	OPT_FLAG(0, "progress", F(progress), 1,
-	    "progress on stderr (default: if it is a terminal)"),
-	OPT_FLAG(0, "no-progress", F(progress), 0, "no progress"),
+	OPT_PROGRESS(F(progress)),
 	OPT_FUNC(0, "rename", "OLD=NEW", add_names, 0,
 	    "rename table OLD ([db.]table) to NEW"),
 	OPT_FUNC(0, "rename-db", "OLD=NEW", add_names, 0,
@@ -122,19 +119,10 @@ main(int argc, char *argv[])
 		.version = "rows2sql " ROWS2SQL_VERSION,
 		.sets = { { options, &o, NULL } },
 	};
-	const char	*msg;
-	int		 i, fd = STDIN_FILENO;
+	const char	*msg, *file;
 
-	i = opt_parse(&prog, argc, argv);
-	argc -= i;
-	argv += i;
-	if (argc > 1)
-		opt_usage(&prog);
-
-	if (argc == 1 && strcmp(argv[0], "-") != 0 &&
-	    (fd = open(argv[0], O_RDONLY)) == -1)
-		err(1, "%s", argv[0]);
-	if (rows2sql(fd, STDOUT_FILENO, &o, &msg) == -1)
+	file = opt_operand(&prog, argc, argv, opt_parse(&prog, argc, argv));
+	if (rows2sql(opt_input(file), STDOUT_FILENO, &o, &msg) == -1)
 		errx(1, "%s", msg);
 	names_release(&o.names);
 	return 0;
