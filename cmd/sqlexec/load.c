@@ -501,12 +501,13 @@ resume_form(struct loader *l)
 	size_t		 i;
 
 	if (o->resume && x->ckpt_old) {
-		sx_set_error(x, 0, "checkpoint %s: its row was written by an "
-		    "older sqlexec, whose position in a snapshot stream can lie "
-		    "behind rows of other tables that are committed: it is not "
-		    "trusted: empty the tables it loaded (or the database), "
-		    "delete the checkpoint's row and load the input again",
-		    o->checkpoint);
+		/* no marks: a statement stream's row, or an older one's */
+		sx_set_error(x, 0, "checkpoint %s: its row holds a statement "
+		    "stream's position (statements), and this input is a "
+		    "snapshot stream: it is not the input the checkpoint was "
+		    "made from (an older sqlexec wrote such rows for snapshot "
+		    "streams too, whose position can lie behind committed rows "
+		    "of other tables: not trusted either)", o->checkpoint);
 		x->no_resume = 1;
 		return -1;
 	}

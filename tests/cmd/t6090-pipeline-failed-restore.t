@@ -7,7 +7,8 @@
 # - a cut input file is called incomplete: a resume needs the complete
 #   file, and "run the same input again" becomes "the complete input";
 # - a statement stream's resume point given to a snapshot stream (and the
-#   reverse) is refused as that mismatch, with no advice to empty tables.
+#   reverse, and a checkpoint's row) is refused as that mismatch, with no
+#   advice to empty tables.
 . "$(dirname "$0")/../lib.sh"
 need_server
 C=$(CONN)
@@ -110,6 +111,18 @@ is $? 1 "a snapshot stream's point for a statement stream: exit 1"
 like "$(cat err)" "^sqlexec: --skip-to f3:0123456789abcdef: a snapshot stream's resume point \(frames\), and this input is a statement stream: it is not the input" \
     "named as the mismatch"
 ok $(! grep -qi 'empty' err; echo $?) "no advice to empty tables"
+
+# ... and a checkpoint's row of a statement stream, --resume on a snapshot
+# stream (before: "written by an older sqlexec ... empty the tables")
+fresh_db $dst
+head -c 1200000 s.sql | sqlsplit 2>/dev/null |
+    sqlexec $C --checkpoint $dst.ck >/dev/null 2>&1
+is "$(sql -e "SELECT COUNT(*) FROM $dst.ck WHERE marks IS NULL AND position > 0")" 1 "(a statement stream's checkpoint row)"
+load --checkpoint $dst.ck --resume <s.rp 2>err
+is $? 1 "--resume of a statement stream's checkpoint on a snapshot stream: exit 1"
+like "$(cat err)" "^sqlexec: checkpoint $dst.ck: its row holds a statement stream's position \(statements\), and this input is a snapshot stream: it is not the input the checkpoint was made from" \
+    "named as the mismatch"
+ok $(! grep -qi 'empty the' err; echo $?) "no advice to empty tables"
 
 sql -e "DROP DATABASE $src; DROP DATABASE $dst"
 done_testing
