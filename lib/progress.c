@@ -418,6 +418,16 @@ progress_free(struct progress *p)
 	free(p);
 }
 
+void
+progress_end(struct progress *p, int ok)
+{
+	if (ok)
+		progress_done(p);
+	else
+		progress_clear(p);
+	progress_free(p);
+}
+
 /*
  * stderr on a terminal: every line starts by clearing the terminal's
  * line (a progress line of this or another program of the pipeline may

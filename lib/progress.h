@@ -38,6 +38,12 @@ void	 progress_add(struct progress *, uint64_t units, uint64_t rows,
  */
 void	 progress_done(struct progress *);
 void	 progress_free(struct progress *);
+/*
+ * A run's end: progress_done() when ok, else progress_clear() alone (the
+ * failure's message follows, no summary); then progress_free().  p may be
+ * NULL.
+ */
+void	 progress_end(struct progress *, int ok);
 
 /*
  * Clear the progress line (on a terminal) so that a warning can be printed;

@@ -793,11 +793,7 @@ json2rows(int fd, int out_fd, const struct j2r_opts *o, const char **errmsg)
 	else if ((r = convert(&st)) == -1 && !st.trailer)
 		stop(&st);
 	snprintf(msg, sizeof(msg), "%s", st.errbuf);
-	if (r == 0)
-		progress_done(st.prog);
-	else if (st.prog != NULL)
-		progress_clear(st.prog);
-	progress_free(st.prog);
+	progress_end(st.prog, r == 0);
 	frame_writer_free(st.fw);
 	for (i = 0; i < st.ntbls; i++)
 		jt_free(st.tbls[i]);

@@ -605,11 +605,7 @@ out:
 		    strerror(st.werr));
 	else
 		snprintf(msg, sizeof(msg), "%s", st.errbuf);
-	if (r == 0)
-		progress_done(st.prog);
-	else if (st.prog != NULL)
-		progress_clear(st.prog);
-	progress_free(st.prog);
+	progress_end(st.prog, r == 0);
 	frame_reader_free(fr);
 	for (i = 0; i < st.ntbls; i++)
 		tbl_free(st.tbls[i]);

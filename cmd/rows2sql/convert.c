@@ -128,11 +128,7 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 		snprintf(msg, sizeof(msg), "%s", st.errbuf[0] ? st.errbuf :
 		    "out of memory");
 out:
-	if (r == 0)
-		progress_done(st.prog);
-	else if (st.prog != NULL)
-		progress_clear(st.prog);
-	progress_free(st.prog);
+	progress_end(st.prog, r == 0);
 	frame_reader_free(fr);
 	r2s_free(&st);
 	*errmsg = msg;
