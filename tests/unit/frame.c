@@ -19,18 +19,14 @@
 #include "frame.h"
 #include "sqltok.h"
 #include "sqltrailer.h"
+#include "tmpfd.h"
 
 /* A file holding bytes, positioned at 0; closed by the caller. */
 static int
 fd_with(const void *p, size_t n)
 {
-	FILE	*f;
-	int	 fd;
+	int	 fd = tmpfd();
 
-	assert_non_null(f = tmpfile());
-	fd = dup(fileno(f));
-	fclose(f);
-	assert_true(fd >= 0);
 	if (n > 0)
 		assert_int_equal(write(fd, p, n), (ssize_t)n);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "progress.h"
+#include "tmpfd.h"
 
 static int	 saved_stderr = -1;
 static double	 fake_now = 1000.0;	/* seconds, as mono_now() counts */
@@ -48,19 +49,6 @@ unredirect(void)
 	assert_int_equal(dup2(saved_stderr, STDERR_FILENO), STDERR_FILENO);
 	close(saved_stderr);
 	saved_stderr = -1;
-}
-
-static int
-tmpfd(void)
-{
-	FILE	*f;
-	int	 fd;
-
-	assert_non_null(f = tmpfile());
-	fd = dup(fileno(f));
-	fclose(f);
-	assert_true(fd >= 0);
-	return fd;
 }
 
 /* Everything written to a file fd, NUL-terminated, in a static buffer. */
