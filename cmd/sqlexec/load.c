@@ -1,5 +1,6 @@
 /*
- * load: sqlexec's dispatcher for snapshot streams (dbsnap's output).
+ * load: the snapshot feeder (run.h) of sqlexec, for snapshot streams
+ * (dbsnap's output).
  *
  * Objects are barriers: every unit before them commits, then they run on
  * one connection.  The rows of each table are cut into units of whole
@@ -15,15 +16,13 @@
  * every unit (queues nothing) until it has checked the identity at the
  * last of those frames, so that nothing of another input commits.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "run.h"
 #include "snap.h"
 #include "objsql.h"
 #include "quote.h"
@@ -435,55 +434,28 @@ dispatch_frame(struct loader *l, const struct frame *f)
 	}
 }
 
+/* The summary line (run.h). */
 static void
-summary(struct loader *l, double secs)
+summary(void *st, struct buf *b, double secs)
 {
+	struct loader	*l = st;
 	struct sx	*x = l->x;
-	struct buf	 b = BUF_INIT;
 
-	buf_addf(&b, "%s: %" PRIu64 " table%s, %" PRIu64 " rows, %" PRIu64
-	    " object%s created, ", getprogname(), l->tables,
-	    l->tables == 1 ? "" : "s", x->rows, l->objects,
-	    l->objects == 1 ? "" : "s");
-	sx_add_bytes(&b, (double)x->bytes);
-	buf_addf(&b, " of rows in %.2f s", secs);
+	buf_addf(b, "%" PRIu64 " table%s, %" PRIu64 " rows, %" PRIu64
+	    " object%s created, ", l->tables, l->tables == 1 ? "" : "s",
+	    x->rows, l->objects, l->objects == 1 ? "" : "s");
+	sx_add_bytes(b, (double)x->bytes);
+	buf_addf(b, " of rows in %.2f s", secs);
 	if (secs > 0)
-		buf_addf(&b, " (%.0f rows/s)", x->rows / secs);
+		buf_addf(b, " (%.0f rows/s)", x->rows / secs);
 	if (l->skipped > 0)
-		buf_addf(&b, ", %" PRIu64 " frames before --skip-to",
+		buf_addf(b, ", %" PRIu64 " frames before --skip-to",
 		    l->skipped);
 	if (x->nwarnings > 0)
-		buf_addf(&b, ", %" PRIu64 " warning%s", x->nwarnings,
+		buf_addf(b, ", %" PRIu64 " warning%s", x->nwarnings,
 		    x->nwarnings == 1 ? "" : "s");
 	if (x->nfailed > 0)
-		buf_addf(&b, ", %" PRIu64 " objects FAILED", x->nfailed);
-	fprintf(stderr, "%s\n", b.p);
-	buf_release(&b);
-}
-
-/* Read and dispatch frames until the trailer (1), an error or a stop. */
-static int
-read_frames(struct loader *l, struct frame_reader *r, int *input_err)
-{
-	struct frame	 f;
-	enum frame_status st;
-	int		 stop;
-
-	for (;;) {
-		pthread_mutex_lock(&l->x->mu);
-		stop = l->x->stop;	/* an error, or an interrupt (intr.c) */
-		pthread_mutex_unlock(&l->x->mu);
-		if (stop)
-			return -1;
-		if ((st = frame_read(r, &f)) == FRAME_DONE)
-			return 0;
-		if (st == FRAME_ERR) {
-			*input_err = 1;
-			return -1;
-		}
-		if (dispatch_frame(l, &f) == -1)
-			return -1;
-	}
+		buf_addf(b, ", %" PRIu64 " objects FAILED", x->nfailed);
 }
 
 /*
@@ -539,10 +511,13 @@ resume_form(struct loader *l)
 }
 
 static void
-loader_free(struct loader *l)
+feeder_free(void *st)
 {
-	size_t	 i;
+	struct loader	*l = st;
+	size_t		 i;
 
+	if (l == NULL)
+		return;
 	for (i = 0; i < l->ntbl; i++)
 		ld_table_free(l->tbl[i]);
 	free(l->tbl);
@@ -555,87 +530,100 @@ loader_free(struct loader *l)
 	}
 	free(l->defer);
 	sx_id_free(&l->id);
+	sx_bulk_free(l->x);
+	free(l);
 }
 
-int
-sx_load(struct sx *x, struct frame_reader *r, const struct buf *hdr,
-    const struct frame *first, double t0)
+/*
+ * The loader's state, the rows' path (bulk execute, or INSERT text), the
+ * resume point's form, the header and the session (run.h).
+ */
+static int
+start(struct sx *x, const struct buf *hdr, void **st)
 {
-	struct loader	 l;
+	struct loader	*l;
 	struct objsql_opts oo;
-	int		 rc = -1, input_err = 0, ok;
-	size_t		 i;
 
-	memset(&l, 0, sizeof(l));
-	l.x = x;
-	l.o = x->o;
-	x->by_frame = 1;
-	l.top = l.o->skip_top;
-	l.hold = l.top > l.o->skip_to;
-	if (x->prog != NULL) {
-		/* nothing is queued yet: no worker uses it */
-		progress_free(x->prog);
-		x->prog = progress_new(getprogname(), "tables", l.o->progress);
-	}
-	memset(&oo, 0, sizeof(oo));
-	oo.no_create = l.o->no_create;
-	oo.skip_definer = l.o->skip_definer;
-	oo.names = &l.o->names;		/* --rename-db */
-	if ((l.objs = objsql_new(&oo)) == NULL ||
-	    (!l.o->dry_run && sx_bulk_new(x) == -1))
+	if ((*st = l = calloc(1, sizeof(*l))) == NULL) {
 		sx_set_error(x, 0, "%s", strerror(errno));
-	if (l.o->no_bulk)
-		l.text = 1;
-	else if (!l.o->dry_run && !sx_bulk_supported(x->conn[0])) {
-		l.text = 1;
+		return -1;
+	}
+	l->x = x;
+	l->o = x->o;
+	x->by_frame = 1;
+	l->top = l->o->skip_top;
+	l->hold = l->top > l->o->skip_to;
+	memset(&oo, 0, sizeof(oo));
+	oo.no_create = l->o->no_create;
+	oo.skip_definer = l->o->skip_definer;
+	oo.names = &l->o->names;	/* --rename-db */
+	if ((l->objs = objsql_new(&oo)) == NULL ||
+	    (!l->o->dry_run && sx_bulk_new(x) == -1)) {
+		sx_set_error(x, 0, "%s", strerror(errno));
+		return -1;
+	}
+	if (l->o->no_bulk)
+		l->text = 1;
+	else if (!l->o->dry_run && !sx_bulk_supported(x->conn[0])) {
+		l->text = 1;
 		sx_report(x, "the server has no bulk execute "
 		    "(COM_STMT_BULK_EXECUTE: MySQL, or MariaDB before 10.2): "
 		    "rows go as INSERT text");
 	}
-	if (x->err.msg == NULL && resume_form(&l) == 0 &&
-	    header(&l, hdr) == 0 &&
-	    (l.o->dry_run || ld_session(&l) == 0) &&
-	    dispatch_frame(&l, first) == 0)
-		rc = read_frames(&l, r, &input_err);
-	if (rc == 0 && identity_end(&l) == -1)
+	if (resume_form(l) == -1 || header(l, hdr) == -1 ||
+	    (!l->o->dry_run && ld_session(l) == -1))
+		return -1;
+	return 0;
+}
+
+/* A failed run: the tables left without their deferred indexes. */
+static void
+last(void *st)
+{
+	struct loader	*l = st;
+
+	sx_report_deferred(l->x, l->defer, l->ndefer);
+}
+
+static int
+frame(void *st, const struct frame *f, int *input_err)
+{
+	return dispatch_frame(st, f);
+}
+
+/*
+ * The input is over: every table's open unit is queued and the deferred
+ * indexes added (rc 0), or what is not queued is dropped (what was
+ * queued commits: it is whole).
+ */
+static int
+end(void *st, int rc, int input_err, uint64_t *no, uint64_t *hash)
+{
+	struct loader	*l = st;
+	size_t		 i;
+
+	if (rc == 0 && identity_end(l) == -1)
 		rc = -1;
 	if (rc == 0) {
-		ld_push_all(&l);	/* tables the trailer ended without TABLE_END */
-		if (!l.o->dry_run && ld_run_deferred(&l) == 0 &&
-		    sx_drain(x) == 0) {
-			pthread_mutex_lock(&x->mu);
-			sx_done(x, l.frame, l.hash);
-			pthread_mutex_unlock(&x->mu);
-		}
-	} else {
-		/* What was queued commits (it is whole), the rest is dropped. */
-		for (i = 0; i < l.ntbl; i++) {
-			sx_unit_free(l.tbl[i]->open);
-			l.tbl[i]->open = NULL;
-		}
-		if (!l.o->dry_run && input_err)
-			(void)sx_drain(x);
-	}
-	if (!l.o->dry_run) {
-		sx_join_workers(x);
-		sx_bulk_free(x);
-		if (rc == 0 && x->err.msg == NULL && x->interrupted == 0 &&
-		    sx_ckpt_finish(x, l.frame, l.hash) == -1)
+		ld_push_all(l);	/* tables the trailer ended without TABLE_END */
+		if (!l->o->dry_run && ld_run_deferred(l) == -1)
 			rc = -1;
-	}
-	if (x->prog != NULL)
-		progress_clear(x->prog);
-	sx_report_end(x, r, input_err);
-	ok = rc == 0 && x->err.msg == NULL && x->nfailed == 0 &&
-	    x->interrupted == 0;
-	if (!l.o->dry_run) {
-		if (!l.o->quiet || !ok)
-			summary(&l, mono_now() - t0);
-		if (!ok && !x->no_resume)
-			sx_print_resume(x);
-		if (!ok)
-			sx_report_deferred(x, l.defer, l.ndefer);
-	}
-	loader_free(&l);
-	return ok ? 0 : -1;
+	} else
+		for (i = 0; i < l->ntbl; i++) {
+			sx_unit_free(l->tbl[i]->open);
+			l->tbl[i]->open = NULL;
+		}
+	*no = l->frame;
+	*hash = l->hash;
+	return rc;
 }
+
+const struct sx_feeder sx_snap_feeder = {
+	.unit = "tables",
+	.start = start,
+	.frame = frame,
+	.end = end,
+	.summary = summary,
+	.last = last,
+	.free = feeder_free,
+};

@@ -144,13 +144,16 @@ static const struct opt_prog prog = {
 	},
 };
 
-int
-main(int argc, char *argv[])
+/*
+ * The command line into the_opts; a usage error exits 2, before any side
+ * effect.
+ */
+static void
+parse(int argc, char *argv[])
 {
 	struct sx_opts	*o = &the_opts;
-	struct sx_parts	*ps = NULL;
 	const char	*errstr;
-	int		 i, r, fd = STDIN_FILENO;
+	int		 i;
 
 	i = opt_parse(&prog, argc, argv);
 	argc -= i;
@@ -172,13 +175,26 @@ main(int argc, char *argv[])
 	if (o->ninputs == 0)
 		refuse_terminal(STDIN_FILENO, "read statements from it",
 		    "pipe sqlsplit's output in");
-
 	if (!o->dry_run) {
 		if (conn_opts_check(&o->conn, &errstr) == -1)
 			errx(2, "%s", errstr);
 		if (conn_opts_finish(&o->conn, &errstr) == -1)
 			errx(2, "%s", errstr);
 	}
+}
+
+/*
+ * sqlexec: run a frame stream (stdin, or the --input parts as one) on a
+ * server: lz -d | sqlsplit | sqlexec, or dbsnap | sqlexec.
+ */
+int
+main(int argc, char *argv[])
+{
+	struct sx_opts	*o = &the_opts;
+	struct sx_parts	*ps = NULL;
+	int		 r, fd = STDIN_FILENO;
+
+	parse(argc, argv);
 	/* The parts are checked before anything connects. */
 	if (o->ninputs > 0) {
 		ps = sx_parts_open(o->inputs, o->ninputs);
@@ -186,9 +202,9 @@ main(int argc, char *argv[])
 		o->input_name = o->ninputs > 1 ? "the parts" : o->inputs[0];
 	}
 	r = sx_run(fd, o);
-	free(o->skip_marks);
 	if (ps != NULL && sx_parts_finish(ps, fd) == -1)
 		r = -1;
+	free(o->skip_marks);
 	conn_opts_clear(&o->conn);
 	if (o->dry_run && stdout_finish() == -1)
 		err(1, "stdout");

@@ -3,16 +3,20 @@
  * against a server, in multi-statement round trips, in transactions of
  * about --commit-every bytes, over -j connections.
  *
- * Files: main.c (options).  The statement stream (stmts.h): exec.c (its
- * dispatcher: reads frames, orders the work), stmtbar.c (barriers, the
+ * Files: main.c (options), run.c (run.h: the one lifecycle of a run:
+ * set-up, the read loop, the end of the run, cleanup; the feeder
+ * interface).  The statement stream (stmts.h): exec.c (its feeder:
+ * orders the work), stmtbar.c (barriers, the
  * input's own transactions), stmtunit.c (units), classify.c (what each
  * statement is allowed to do: run in parallel, run once as an ordered
  * barrier, run on every connection, or be skipped), usedb.c (USE and
  * --rename-db), target.c (what a statement names, for messages), lit.c
  * (literal INSERTs through bulk executes).  The snapshot stream (load.h,
- * snap.h): load.c (its dispatcher), snapobj.c (objects), snapunit.c
+ * snap.h): load.c (its feeder), snapobj.c (objects), snapunit.c
  * (units, barriers), bulk.c (rows through the bulk prepared INSERT),
- * defer.c (--defer-indexes), parts.c (--input parts).  Both: worker.c
+ * defer.c (--defer-indexes), parts.c (--input parts).  Both: bind.c
+ * (bind.h: the bulk execute's column-wise arrays, of bulk.c and lit.c),
+ * worker.c
  * (the threads, round trips, statements run alone), commit.c (the order
  * of commits; a unit of rows as one transaction), connect.c
  * (connections), intr.c (SIGINT and SIGTERM: KILL QUERY, roll back,
@@ -291,17 +295,13 @@ void	 sx_check_use(struct sx *, const struct rp_stmt *, int *warned);
  */
 int	 sx_rename_stmt(const struct sx_opts *, struct rp_stmt *);
 
-/* exec.c */
-int	 sx_run(int fd, const struct sx_opts *);
-
 /*
- * load.c: run a snapshot stream (dbsnap's: objects, tables, rows) whose
- * first frame after the header (payload hdr) is first, to its trailer;
- * report errors, the summary and the resume point; stop the workers.
- * t0: when the run started (mono_now()).  0, or -1 after reporting.
+ * run.c: run the frame stream on fd (a statement stream or a snapshot
+ * stream, run.h) with options given, to its trailer: set up, read, end
+ * and report (the first error, the summary, the resume line), clean up.
+ * 0 on complete success, or -1 after saying why on stderr.
  */
-int	 sx_load(struct sx *, struct frame_reader *, const struct buf *hdr,
-	    const struct frame *first, double t0);
+int	 sx_run(int fd, const struct sx_opts *);
 
 /*
  * connect.c: o->jobs connections, each with the run's session (SET

@@ -1,5 +1,5 @@
 /*
- * stmts: what exec.c (the statement stream's dispatcher), stmtbar.c (its
+ * stmts: what exec.c (the statement feeder, run.h), stmtbar.c (its
  * barriers and the input's transactions) and stmtunit.c (its units)
  * share.  Calls go exec.c -> stmtbar.c -> stmtunit.c, never back.
  */
@@ -31,10 +31,7 @@ struct dispatch {
 	int		 checked;	/* --skip-to's identity was checked */
 	int		 serial;	/* one connection from here on */
 	int		 autocommit_off; /* the input said SET autocommit=0 */
-	struct buf	 header;	/* the header frame's payload */
-	int		 snapshot;	/* a snapshot stream: sx_load() ran it */
 	int		 use_warned;	/* a USE overrode the database argument */
-	double		 t0;
 };
 
 /* stmtunit.c */
