@@ -23,16 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind.h"
 #include "load.h"
 
 /* Prepared statements kept per connection (server limit: 16382 total). */
 #define BULK_STMTS	16
-/* Rows a bulk execute sends at most. */
-#define BULK_ROWS	4096
-/* Per value in the request: indicator, length (at most 9 bytes). */
-#define VAL_OVERHEAD	10
-/* Request header: statement id, flags, 2 bytes of type per parameter. */
-#define REQ_HEADER(n)	(6 + 2 * (size_t)(n) + 64)
 
 struct bstmt {
 	const struct ld_table *t;
@@ -43,17 +38,7 @@ struct bstmt {
 struct sx_bulk {
 	struct bstmt	 s[BULK_STMTS];
 	uint64_t	 tick;
-	/* column-wise arrays: value of column i, row r at i * cap + r */
-	char		**ptr;
-	unsigned long	*len;
-	char		*ind;
-	union num {
-		uint64_t u;	/* LB_INT (two's complement), LB_UINT */
-		double	 d;	/* LB_DOUBLE */
-	}		*num;
-	size_t		 cap;		/* rows */
-	size_t		 ncols;		/* columns the arrays have room for */
-	MYSQL_BIND	*bind;
+	struct sx_bind	 a;		/* the column-wise arrays (bind.c) */
 	struct rp_val	*vals;		/* one decoded row */
 	size_t		 nvals;
 	struct buf	 text;		/* INSERT text (no bulk execute) */
@@ -159,12 +144,10 @@ stmt_get(struct sx *x, MYSQL *m, struct sx_bulk *b, struct sx_unit *u)
 	return s->st;
 }
 
-/* Room in b's arrays for BULK_ROWS rows of ncols columns.  0 or -1. */
+/* Room in b's arrays for ncols columns, a row of nvals.  0 or -1. */
 static int
 arrays_fit(struct sx_bulk *b, size_t ncols, size_t nvals)
 {
-	size_t	 n;
-
 	if (nvals > b->nvals) {
 		free(b->vals);
 		if ((b->vals = calloc(nvals, sizeof(*b->vals))) == NULL) {
@@ -173,27 +156,7 @@ arrays_fit(struct sx_bulk *b, size_t ncols, size_t nvals)
 		}
 		b->nvals = nvals;
 	}
-	if (ncols <= b->ncols)
-		return 0;
-	free(b->ptr);
-	free(b->len);
-	free(b->ind);
-	free(b->num);
-	free(b->bind);
-	b->cap = BULK_ROWS;
-	n = b->cap * ncols;
-	b->ptr = calloc(n, sizeof(*b->ptr));
-	b->len = calloc(n, sizeof(*b->len));
-	b->ind = calloc(n, sizeof(*b->ind));
-	b->num = calloc(n, sizeof(*b->num));
-	b->bind = calloc(ncols, sizeof(*b->bind));
-	if (b->ptr == NULL || b->len == NULL || b->ind == NULL ||
-	    b->num == NULL || b->bind == NULL) {
-		b->ncols = 0;
-		return -1;
-	}
-	b->ncols = ncols;
-	return 0;
+	return sx_bind_fit(&b->a, ncols);
 }
 
 /* The type a value of kind k is sent as its text with. */
@@ -260,7 +223,7 @@ parse_double(const char *p, size_t len, double *out)
  * not parse (nothing to undo: the row is then sent alone, as text).
  */
 static int
-arrays_put(struct sx_bulk *b, const struct ld_table *t,
+arrays_put(struct sx_bind *a, const struct ld_table *t,
     const struct rp_val *vals, unsigned int n)
 {
 	const struct rp_val *v;
@@ -268,8 +231,8 @@ arrays_put(struct sx_bulk *b, const struct ld_table *t,
 
 	for (c = 0; c < t->nemit; c++) {
 		v = &vals[t->emit[c]];
-		at = c * b->cap + n;
-		b->ind[at] = v->p != NULL ? STMT_INDICATOR_NONE :
+		at = c * a->cap + n;
+		a->ind[at] = v->p != NULL ? STMT_INDICATOR_NONE :
 		    STMT_INDICATOR_NULL;
 		if (v->p == NULL)
 			continue;
@@ -277,16 +240,16 @@ arrays_put(struct sx_bulk *b, const struct ld_table *t,
 		case LB_INT:
 		case LB_UINT:
 			if (parse_int(v->p, v->len, t->bind[c] == LB_UINT,
-			    &b->num[at].u) == -1)
+			    &a->num[at].u) == -1)
 				return -1;
 			break;
 		case LB_DOUBLE:
-			if (parse_double(v->p, v->len, &b->num[at].d) == -1)
+			if (parse_double(v->p, v->len, &a->num[at].d) == -1)
 				return -1;
 			break;
 		default:
-			b->ptr[at] = (char *)v->p;
-			b->len[at] = v->len;
+			a->ptr[at] = (char *)v->p;
+			a->len[at] = v->len;
 		}
 	}
 	return 0;
@@ -330,39 +293,23 @@ execute(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
 	my_ulonglong	 got;
 	size_t		 i;
 
-	memset(b->bind, 0, t->nemit * sizeof(*b->bind));
-	for (i = 0; i < t->nemit; i++) {
-		b->bind[i].u.indicator = &b->ind[i * b->cap];
-		switch (t->bind[i]) {
-		case LB_INT:
-		case LB_UINT:
-			b->bind[i].buffer_type = MYSQL_TYPE_LONGLONG;
-			b->bind[i].is_unsigned = t->bind[i] == LB_UINT;
-			b->bind[i].buffer = &b->num[i * b->cap];
-			break;
-		case LB_DOUBLE:
-			b->bind[i].buffer_type = MYSQL_TYPE_DOUBLE;
-			b->bind[i].buffer = &b->num[i * b->cap];
-			break;
-		default:
-			b->bind[i].buffer_type = bind_type(t->bind[i]);
-			b->bind[i].buffer = &b->ptr[i * b->cap];
-			b->bind[i].length = &b->len[i * b->cap];
-		}
-	}
-	if (mysql_stmt_attr_set(st, STMT_ATTR_ARRAY_SIZE, &n) != 0 ||
-	    mysql_stmt_bind_param(st, b->bind) != 0) {
+	for (i = 0; i < t->nemit; i++)
+		sx_bind_col(&b->a, i, t->bind[i] == LB_INT ||
+		    t->bind[i] == LB_UINT ? MYSQL_TYPE_LONGLONG :
+		    t->bind[i] == LB_DOUBLE ? MYSQL_TYPE_DOUBLE :
+		    bind_type(t->bind[i]), t->bind[i] == LB_UINT);
+	switch (sx_bind_execute(x, c, &b->a, st, n)) {
+	case SXB_OK:
+		break;
+	case SXB_BIND:
 		stmt_error(x, u, "bind", st);
 		return -1;
-	}
-	if (sx_conn_begin(x, c) == -1)
+	case SXB_INTR:
 		return -1;		/* interrupted */
-	if (mysql_stmt_execute(st) != 0) {
-		sx_conn_end(x, c);
+	default:
 		stmt_error(x, u, "INSERT", st);
 		return -1;
 	}
-	sx_conn_end(x, c);
 	got = mysql_stmt_affected_rows(st);
 	if (warnings(x, x->conn[c], u, first, mysql_stmt_warning_count(st),
 	    warns) == -1)
@@ -393,44 +340,32 @@ execute_long(struct sx *x, int c, struct sx_unit *u, struct sx_bulk *b,
 {
 	const struct ld_table *t = u->rows->t;
 	const struct rp_val *v;
-	unsigned int	 zero = 0;
-	size_t		 i, off, piece = limit / 2;
+	size_t		 i, at;
 
-	memset(b->bind, 0, t->nemit * sizeof(*b->bind));
 	for (i = 0; i < t->nemit; i++) {
 		v = &b->vals[t->emit[i]];
-		b->bind[i].buffer_type = v->p == NULL ? MYSQL_TYPE_NULL :
-		    bind_type(t->bind[i]);
-		b->bind[i].buffer = (void *)(v->p != NULL ? v->p : "");
-		b->len[i] = v->len;
-		b->bind[i].length = &b->len[i];
-		b->bind[i].buffer_length = v->len;
+		at = i * b->a.cap;
+		b->a.ind[at] = v->p != NULL ? STMT_INDICATOR_NONE :
+		    STMT_INDICATOR_NULL;
+		b->a.ptr[at] = (char *)v->p;
+		b->a.len[at] = v->len;
+		sx_bind_col(&b->a, i, bind_type(t->bind[i]), 0);
 	}
-	if (mysql_stmt_attr_set(st, STMT_ATTR_ARRAY_SIZE, &zero) != 0 ||
-	    mysql_stmt_bind_param(st, b->bind) != 0) {
+	switch (sx_bind_execute_row(x, c, &b->a, st, t->nemit, limit / 2)) {
+	case SXB_OK:
+		break;
+	case SXB_BIND:
 		stmt_error(x, u, "bind", st);
 		return -1;
-	}
-	if (sx_conn_begin(x, c) == -1)
+	case SXB_INTR:
 		return -1;		/* interrupted */
-	for (i = 0; i < t->nemit; i++) {
-		v = &b->vals[t->emit[i]];
-		if (v->p == NULL || v->len < piece)
-			continue;
-		for (off = 0; off < v->len; off += piece)
-			if (mysql_stmt_send_long_data(st, i, v->p + off,
-			    v->len - off < piece ? v->len - off : piece) != 0) {
-				sx_conn_end(x, c);
-				stmt_error(x, u, "send a large value", st);
-				return -1;
-			}
-	}
-	if (mysql_stmt_execute(st) != 0) {
-		sx_conn_end(x, c);
+	case SXB_PIECE:
+		stmt_error(x, u, "send a large value", st);
+		return -1;
+	default:
 		stmt_error(x, u, "INSERT of a large row", st);
 		return -1;
 	}
-	sx_conn_end(x, c);
 	*rows += mysql_stmt_affected_rows(st);
 	return warnings(x, x->conn[c], u, row, mysql_stmt_warning_count(st),
 	    warns);
@@ -443,7 +378,7 @@ row_bytes(const struct ld_table *t, const struct rp_val *vals)
 	size_t	 i, n = 0;
 
 	for (i = 0; i < t->nemit; i++)
-		n += VAL_OVERHEAD + vals[t->emit[i]].len;
+		n += SX_BIND_VAL_OVERHEAD + vals[t->emit[i]].len;
 	return n;
 }
 
@@ -523,19 +458,19 @@ load_bulk(struct sx *x, int c, struct sx_unit *u, uint64_t *rows,
 	}
 	if ((st = stmt_get(x, m, b, u)) == NULL)
 		return -1;
-	used = hdr = REQ_HEADER(t->nemit);
+	used = hdr = SX_BIND_HEADER(t->nemit);
 	rowit_init(&it, u->rows);
 	while ((k = rowit_next(x, u, &it, b->vals)) == 1) {
 		row = it.row - 1;
 		rb = row_bytes(t, b->vals);
-		if (n > 0 && (n == b->cap || used + rb > limit)) {
+		if (n > 0 && (n == b->a.cap || used + rb > limit)) {
 			if (execute(x, c, u, b, st, n, first, rows,
 			    warns) == -1)
 				return -1;
 			n = 0;
 			used = hdr;
 		}
-		if (hdr + rb <= limit && arrays_put(b, t, b->vals, n) == 0) {
+		if (hdr + rb <= limit && arrays_put(&b->a, t, b->vals, n) == 0) {
 			if (n++ == 0)
 				first = row;
 			used += rb;
@@ -702,11 +637,7 @@ sx_bulk_free(struct sx *x)
 		for (i = 0; i < BULK_STMTS; i++)
 			if (b->s[i].st != NULL)
 				mysql_stmt_close(b->s[i].st);
-		free(b->ptr);
-		free(b->len);
-		free(b->ind);
-		free(b->num);
-			free(b->bind);
+		sx_bind_release(&b->a);
 		free(b->vals);
 		buf_release(&b->text);
 	}

@@ -46,14 +46,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bind.h"
 #include "lit.h"
 #include "sqllit.h"
 #include "sqltok.h"
-
-/* Rows a bulk execute sends at most. */
-#define LIT_ROWS	4096
-/* Per value in the request: indicator, length (at most 9 bytes). */
-#define VAL_OVERHEAD	10
 
 /* What a unit did. */
 struct pass {
@@ -73,13 +69,7 @@ struct sx_lit {
 	struct sqllit_insert	 s;
 	struct lcol	*cols;
 	size_t		 ncols;
-	/* column-wise arrays, value of column i, row r at i * LIT_ROWS + r */
-	char		**ptr;
-	unsigned long	*len;
-	char		*ind;
-	uint64_t	*num;
-	MYSQL_BIND	*bind;
-	size_t		 acols;
+	struct sx_bind	 a;		/* the column-wise arrays (bind.c) */
 	char		 client_cs[64];
 	int		 nbe;		/* NO_BACKSLASH_ESCAPES */
 	int		 ansiq;		/* ANSI_QUOTES */
@@ -105,11 +95,7 @@ sx_lit_free(struct sx *x)
 		l = &x->lit[c];
 		sqllit_release(&l->s);
 		free(l->cols);
-		free(l->ptr);
-		free(l->len);
-		free(l->ind);
-		free(l->num);
-		free(l->bind);
+		sx_bind_release(&l->a);
 	}
 	free(x->lit);
 	x->lit = NULL;
@@ -288,34 +274,6 @@ fits(struct sx_lit *l)
 	return 1;
 }
 
-/* Room for LIT_ROWS rows of n columns.  0 or -1. */
-static int
-arrays(struct sx_lit *l, size_t n)
-{
-	size_t	 k;
-
-	if (n <= l->acols)
-		return 0;
-	free(l->ptr);
-	free(l->len);
-	free(l->ind);
-	free(l->num);
-	free(l->bind);
-	k = n * LIT_ROWS;
-	l->ptr = calloc(k, sizeof(*l->ptr));
-	l->len = calloc(k, sizeof(*l->len));
-	l->ind = calloc(k, sizeof(*l->ind));
-	l->num = calloc(k, sizeof(*l->num));
-	l->bind = calloc(n, sizeof(*l->bind));
-	l->acols = n;
-	if (l->ptr == NULL || l->len == NULL || l->ind == NULL ||
-	    l->num == NULL || l->bind == NULL) {
-		l->acols = 0;
-		return -1;
-	}
-	return 0;
-}
-
 /* The bind type of a value kind; *uns: unsigned. */
 static enum enum_field_types
 kind_type(int kind, int *uns)
@@ -358,47 +316,38 @@ exec_run(struct sx *x, int c, struct sx_lit *l, MYSQL_STMT *st,
 {
 	const struct sqllit_insert *s = &l->s;
 	const struct sqllit	*v;
-	unsigned int	 n = (unsigned)(r1 - r0);
+	struct sx_bind	*a = &l->a;
 	size_t		 i, r, at;
 	unsigned	 w;
 	int		 uns;
+	enum enum_field_types type;
 
-	memset(l->bind, 0, s->arity * sizeof(*l->bind));
 	for (i = 0; i < s->arity; i++) {
-		l->bind[i].buffer_type = kind_type(kinds[i], &uns);
-		l->bind[i].is_unsigned = uns;
-		l->bind[i].u.indicator = &l->ind[i * LIT_ROWS];
-		if (kinds[i] == SQLLIT_INT || kinds[i] == SQLLIT_UINT ||
-		    kinds[i] == SQLLIT_DBL)
-			l->bind[i].buffer = &l->num[i * LIT_ROWS];
-		else {
-			l->bind[i].buffer = &l->ptr[i * LIT_ROWS];
-			l->bind[i].length = &l->len[i * LIT_ROWS];
-		}
+		type = kind_type(kinds[i], &uns);
+		sx_bind_col(a, i, type, uns);
 		for (r = r0; r < r1; r++) {
 			v = &s->v[r * s->arity + i];
-			at = i * LIT_ROWS + (r - r0);
-			l->ind[at] = v->kind == SQLLIT_NULL ?
+			at = i * a->cap + (r - r0);
+			a->ind[at] = v->kind == SQLLIT_NULL ?
 			    STMT_INDICATOR_NULL : STMT_INDICATOR_NONE;
 			if (v->kind == SQLLIT_DBL)
-				memcpy(&l->num[at], &v->d, sizeof(v->d));
+				a->num[at].d = v->d;
 			else if (v->kind == SQLLIT_INT ||
 			    v->kind == SQLLIT_UINT)
-				l->num[at] = v->u;
+				a->num[at].u = v->u;
 			else {
-				l->ptr[at] = s->bytes.p != NULL ?
+				a->ptr[at] = s->bytes.p != NULL ?
 				    s->bytes.p + v->off : (char *)"";
-				l->len[at] = v->len;
+				a->len[at] = v->len;
 			}
 		}
 	}
-	if (mysql_stmt_attr_set(st, STMT_ATTR_ARRAY_SIZE, &n) != 0 ||
-	    mysql_stmt_bind_param(st, l->bind) != 0)
-		return 1;
-	if (sx_conn_begin(x, c) == -1)
+	switch (sx_bind_execute(x, c, a, st, (unsigned)(r1 - r0))) {
+	case SXB_OK:
+		break;
+	case SXB_INTR:
 		return -1;		/* interrupted */
-	if (mysql_stmt_execute(st) != 0) {
-		sx_conn_end(x, c);
+	case SXB_EXEC:
 		if (sx_fatal_errno(mysql_stmt_errno(st))) {
 			sx_set_error(x, 0, "bulk INSERT: ERROR %u (%s): %s",
 			    mysql_stmt_errno(st), mysql_stmt_sqlstate(st),
@@ -406,8 +355,9 @@ exec_run(struct sx *x, int c, struct sx_lit *l, MYSQL_STMT *st,
 			return -1;
 		}
 		return 1;		/* the text says which statement */
+	default:
+		return 1;
 	}
-	sx_conn_end(x, c);
 	p->rows += mysql_stmt_affected_rows(st);
 	if ((w = mysql_stmt_warning_count(st)) > 0) {
 		if (sx_warn_wanted(x))
@@ -523,10 +473,11 @@ exec_stmt(struct sx *x, int c, struct sx_lit *l, struct pass *p)
 	for (r0 = 0; r0 < s->ntuples; r0 = r) {
 		for (i = 0; i < s->arity; i++)
 			kinds[i] = s->v[r0 * s->arity + i].kind;
-		bytes = 64 + 2 * s->arity;
-		for (r = r0; r < s->ntuples && r - r0 < LIT_ROWS; r++) {
+		bytes = SX_BIND_HEADER(s->arity);
+		for (r = r0; r < s->ntuples && r - r0 < SX_BIND_ROWS; r++) {
 			for (rb = 0, i = 0; i < s->arity; i++)
-				rb += VAL_OVERHEAD + s->v[r * s->arity + i].len;
+				rb += SX_BIND_VAL_OVERHEAD +
+				    s->v[r * s->arity + i].len;
 			if (r > r0 && (bytes + rb > x->batch_cap ||
 			    !same_kinds(s, kinds, r)))
 				break;
@@ -650,7 +601,7 @@ sx_lit_unit(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 		if (sqllit_cut(&l->s, u->text.p + u->st[k].off,
 		    u->st[k].len, mode) == 1 &&
 		    probe(l, m, mode) == 0 && fits(l) &&
-		    arrays(l, l->s.arity) == 0) {
+		    sx_bind_fit(&l->a, l->s.arity) == 0) {
 			unify(l);
 			rc = exec_stmt(x, c, l, p);
 		}
