@@ -129,7 +129,7 @@ static int
 dispatch(struct dispatch *d, const struct rp_stmt *s)
 {
 	const char	*why, *fn, *eng;
-	enum sx_action	 a = sx_classify(s, &why);
+	enum sx_action	 a = sx_classify(s, &why), a0;
 	char		 fnwhy[128];
 	int		 rc, ac;
 
@@ -171,10 +171,15 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		st_go_serial(d, s, fnwhy);
 	}
 	/* what the serial order needs (order.c) */
+	a0 = a;
 	if ((rc = sx_order(d->x, s, &a, &why, d->serial || d->txn != 0)) == -1)
 		return -1;
 	if (rc == 1)
 		st_go_serial(d, s, why);
+	/* INSERTs it ordered, in a row: one transaction (ordered.c) */
+	if ((rc = st_ordered(d, s, a0 == ACT_PARALLEL &&
+	    a == ACT_BARRIER)) != 1)
+		return rc;
 	if ((rc = st_input_txn(d, s, a)) != 1)
 		return rc;
 	if (d->serial && a != ACT_SKIP)
@@ -301,9 +306,10 @@ frame(void *st, const struct frame *f, int *input_err)
 }
 
 /*
- * The input is over: the unit being filled is queued (or dropped); the
- * input's transaction left open is rolled back, as the mysql client
- * does at its end (then what it held is not done).
+ * The input is over: the ordered INSERTs' transaction is committed (or,
+ * after a failure, rolled back), the unit being filled is queued (or
+ * dropped); the input's transaction left open is rolled back, as the
+ * mysql client does at its end (then what it held is not done).
  */
 static int
 end(void *st, int rc, int input_err, uint64_t *no, uint64_t *hash)
@@ -311,6 +317,8 @@ end(void *st, int rc, int input_err, uint64_t *no, uint64_t *hash)
 	struct dispatch	*d = st;
 	struct sx	*x = d->x;
 
+	if (!d->o->dry_run && st_ordered_end(d, rc == 0) == -1)
+		rc = -1;
 	if (rc == 0 && resume_end(d) == -1)
 		rc = -1;
 	*no = d->consumed;

@@ -9,7 +9,10 @@
  * orders the work), stmtbar.c (barriers, the
  * input's own transactions), stmtunit.c (units), classify.c (what each
  * statement is allowed to do: run in parallel, run once as an ordered
- * barrier, run on every connection, or be skipped), usedb.c (USE and
+ * barrier, run on every connection, or be skipped), order.c (the one
+ * rule of what may run out of order or on another connection), ordered.c
+ * (ordered INSERTs that follow one another: one transaction on
+ * connection 1), usedb.c (USE and
  * --rename-db), target.c (what a statement names, for messages), lit.c
  * (literal INSERTs through bulk executes).  The snapshot stream (load.h,
  * snap.h): load.c (its feeder), snapobj.c (objects), snapunit.c

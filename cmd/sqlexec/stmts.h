@@ -32,6 +32,11 @@ struct dispatch {
 	int		 serial;	/* one connection from here on */
 	int		 autocommit_off; /* the input said SET autocommit=0 */
 	int		 use_warned;	/* a USE overrode the database argument */
+	/* ordered.c: statements ord_first..ord_last in one transaction */
+	uint64_t	 ord_first;	/* 0: none open */
+	uint64_t	 ord_last, ord_hash;	/* and the identity up to it */
+	uint64_t	 ord_rows;	/* rows affected before ord_first */
+	size_t		 ord_bytes;
 };
 
 /* stmtunit.c */
@@ -47,6 +52,24 @@ void	 st_plan_line(const struct rp_stmt *, const char *what, const char *why);
 void	 st_done(struct sx *, uint64_t no, uint64_t hash);
 /* Does s change only transactional data (and not commit on its own)? */
 int	 st_transactional(const struct rp_stmt *);
+
+/* ordered.c */
+/*
+ * Statement s after the order rule; ordered: the rule took this INSERT
+ * out of the units (order.c).  Such an INSERT into a transactional table
+ * runs now on connection 1, in the transaction of the ordered INSERTs
+ * right before it (begun if none): 0, or -1 with the error recorded (the
+ * transaction rolled back).  Any other statement ends that transaction
+ * first (st_ordered_end(d, 1)): 1 (dispatch goes on), or -1.
+ */
+int	 st_ordered(struct dispatch *, const struct rp_stmt *s, int ordered);
+/*
+ * End the transaction of ordered statements, if one is open: with
+ * commit, the checkpoint and COMMIT, and the resume point past them (0,
+ * or -1 with the error recorded, an unanswered COMMIT in doubt as a
+ * unit's); else ROLLBACK (0).
+ */
+int	 st_ordered_end(struct dispatch *, int commit);
 
 /* stmtbar.c */
 /* ROLLBACK of the input's transaction begun by statement no.  0 or -1. */
