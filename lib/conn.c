@@ -509,7 +509,7 @@ check_tls(const struct conn_opts *o, MYSQL *m, char *errbuf, size_t errlen)
 }
 
 static int
-check_readable(const char *what, const char *path, char *errbuf,
+file_readable(const char *what, const char *path, char *errbuf,
     size_t errlen)
 {
 	int	 fd;
@@ -529,10 +529,10 @@ check_files(const struct conn_opts *o, char *errbuf, size_t errlen)
 {
 	if (o->no_defaults)
 		return 0;
-	if (o->defaults_file != NULL && check_readable("--defaults-file",
+	if (o->defaults_file != NULL && file_readable("--defaults-file",
 	    o->defaults_file, errbuf, errlen) == -1)
 		return -1;
-	if (o->defaults_extra_file != NULL && check_readable(
+	if (o->defaults_extra_file != NULL && file_readable(
 	    "--defaults-extra-file", o->defaults_extra_file, errbuf,
 	    errlen) == -1)
 		return -1;
