@@ -455,6 +455,13 @@ struct rp_stmt {
 	int		 said;		/* the frame carries mode (written if set) */
 };
 void	enc_stmt(struct buf *, const struct rp_stmt *);
+/*
+ * enc_stmt() less the text's bytes: what goes before them appended to
+ * head, what goes after them to tail; head, s->text[0..len), tail is the
+ * payload, for frame_writev() to send a large text from where it is.
+ */
+void	enc_stmt_split(struct buf *head, struct buf *tail,
+	    const struct rp_stmt *);
 int	dec_stmt(const struct frame *, struct rp_stmt *);	/* 0 or -1 */
 
 #endif

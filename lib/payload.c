@@ -443,8 +443,9 @@ dec_table_end(const struct frame *f, uint64_t *table_id, uint64_t *rows)
 	return d.err ? -1 : 0;
 }
 
-void
-enc_stmt(struct buf *b, const struct rp_stmt *s)
+/* STMT before its text's bytes: the fields, then the text's length. */
+static void
+stmt_head(struct buf *b, const struct rp_stmt *s)
 {
 	enc_varint(b, s->no);
 	enc_varint(b, s->line);
@@ -453,9 +454,31 @@ enc_stmt(struct buf *b, const struct rp_stmt *s)
 	enc_cstr(b, s->db);
 	enc_cstr(b, s->schema);
 	enc_cstr(b, s->table);
-	enc_str(b, s->text, s->len);
+	enc_varint(b, s->len);
+}
+
+/* STMT after its text's bytes: enc_str()'s NUL, the lexer mode. */
+static void
+stmt_tail(struct buf *b, const struct rp_stmt *s)
+{
+	buf_add(b, "", 1);
 	if (s->said)
 		enc_varint(b, (uint64_t)s->mode);
+}
+
+void
+enc_stmt(struct buf *b, const struct rp_stmt *s)
+{
+	stmt_head(b, s);
+	buf_add(b, s->text, s->len);
+	stmt_tail(b, s);
+}
+
+void
+enc_stmt_split(struct buf *head, struct buf *tail, const struct rp_stmt *s)
+{
+	stmt_head(head, s);
+	stmt_tail(tail, s);
 }
 
 int

@@ -92,11 +92,21 @@ sx_rows_free(struct sx_rows *r)
 	free(r);
 }
 
+/*
+ * Queue u for the workers, waiting for room: at most qmax units queued,
+ * and of units larger than commit_every (a huge statement or row) at most
+ * one per connection pushed and not yet freed, so that memory stays
+ * within sqlexec(1)'s bound however many there are in a row.
+ */
 void
 sx_push(struct sx *x, struct sx_unit *u)
 {
+	size_t	 bytes = u->rows != NULL ? u->rows->data.len : u->text.len;
+
+	u->large = bytes > x->o->commit_every;
 	pthread_mutex_lock(&x->mu);
-	while (x->qlen >= x->qmax && !x->stop)
+	while ((x->qlen >= x->qmax || (u->large &&
+	    x->qlarge >= (size_t)x->nconn)) && !x->stop)
 		pthread_cond_wait(&x->cv_space, &x->mu);
 	if (x->stop) {
 		pthread_mutex_unlock(&x->mu);
@@ -111,6 +121,7 @@ sx_push(struct sx *x, struct sx_unit *u)
 		x->qhead = u;
 	x->qtail = u;
 	x->qlen++;
+	x->qlarge += u->large;
 	pthread_cond_signal(&x->cv_work);
 	pthread_mutex_unlock(&x->mu);
 }

@@ -172,6 +172,7 @@ struct sx_unit {
 	struct sx_stmt	*st;
 	size_t		 n, cap;
 	struct sx_unit	*next;		/* queue link */
+	int		 large;		/* over commit_every: counted in qlarge */
 };
 
 /* The first error (lowest statement number) of a run. */
@@ -207,6 +208,7 @@ struct sx {
 	pthread_cond_t	 cv_commit;	/* committed_seq moved or stop */
 	struct sx_unit	*qhead, *qtail;
 	size_t		 qlen, qmax;
+	size_t		 qlarge;	/* large units pushed, not yet freed */
 	int		 closed;
 	uint64_t	 next_seq;	/* seq of the next unit */
 	uint64_t	 committed_seq;	/* units 1..committed_seq committed */

@@ -452,6 +452,7 @@ worker(void *arg)
 	struct sx	*x = ((struct worker_arg *)arg)->x;
 	int		 c = ((struct worker_arg *)arg)->c;
 	struct sx_unit	*u;
+	int		 large;
 
 	free(arg);
 	for (;;) {
@@ -467,8 +468,16 @@ worker(void *arg)
 		x->qlen--;
 		pthread_cond_broadcast(&x->cv_space);
 		pthread_mutex_unlock(&x->mu);
+		large = u->large;
 		run_unit(x, c, u);
 		sx_unit_free(u);
+		if (large) {
+			/* its memory is back: another large unit may come */
+			pthread_mutex_lock(&x->mu);
+			x->qlarge--;
+			pthread_cond_broadcast(&x->cv_space);
+			pthread_mutex_unlock(&x->mu);
+		}
 	}
 	return NULL;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 #include "buf.h"
 #include "frame.h"
@@ -48,7 +49,32 @@ struct out {
 	int		 held;		/* frames held: a checked segment */
 	int		 grep_hit;	/* --grep-table matched a statement */
 	struct buf	 line;		/* --list's */
+	struct buf	 head, tail;	/* a large statement's frame around it */
 };
+
+/*
+ * A large statement's frame written from the input window where it lies
+ * (frame_writev), not copied into the writer's buffer first: memory stays
+ * one statement.  (A held frame, of a checked segment, is copied.)
+ */
+static int
+stmt_direct(struct out *out, const struct rp_stmt *rs)
+{
+	struct iovec	 v[3];
+
+	buf_reset(&out->head);
+	buf_reset(&out->tail);
+	enc_stmt_split(&out->head, &out->tail, rs);
+	if (out->head.err || out->tail.err)
+		errx(1, "out of memory");
+	v[0].iov_base = out->head.p;
+	v[0].iov_len = out->head.len;
+	v[1].iov_base = (void *)rs->text;
+	v[1].iov_len = rs->len;
+	v[2].iov_base = out->tail.p;
+	v[2].iov_len = out->tail.len;
+	return frame_writev(out->fw, FT_STMT, 0, v, 3);
+}
 
 static void
 on_warn(void *arg, const char *msg)
@@ -282,6 +308,8 @@ on_stmt(void *arg, const struct split_stmt *st)
 	rs.len = st->len;
 	rs.mode = st->mode;
 	rs.said = 1;
+	if (st->len >= FRAME_DIRECT_AT && !out->held)
+		return stmt_direct(out, &rs);
 	if ((b = frame_begin(out->fw)) == NULL)
 		return -1;
 	enc_stmt(b, &rs);
@@ -520,5 +548,7 @@ main(int argc, char *argv[])
 		progress_free(out.prog);
 	}
 	buf_release(&out.line);
+	buf_release(&out.head);
+	buf_release(&out.tail);
 	return 0;
 }

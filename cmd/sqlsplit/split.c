@@ -322,7 +322,12 @@ split_fd(struct split *s, int fd)
 	while (!s->stopped) {
 		if (make_room(s, SPLIT_CHUNK) == -1)
 			return -1;
-		r = read(fd, s->buf + s->len, s->cap - s->len);
+		/*
+		 * A chunk at a time even into a larger window: what a grown
+		 * window has not yet needed is never touched (no RSS).
+		 */
+		r = read(fd, s->buf + s->len, s->cap - s->len < SPLIT_CHUNK ?
+		    s->cap - s->len : SPLIT_CHUNK);
 		if (r == -1) {
 			if (errno == EINTR)
 				continue;

@@ -12,7 +12,6 @@ sql $DB -e "CREATE TABLE big (id int PRIMARY KEY, v varchar(30), d datetime);
     FROM seq_1_to_2000000; ANALYZE TABLE big" >/dev/null || exit 1
 
 plan 6
-rss() { /usr/bin/time -o rss.txt -f %M "$@"; }
 rss dbsnap $(CONN) -j 1 $DB > out.rp
 is "$?" 0 "-j 1: exits 0"
 kb=$(tail -1 rss.txt)

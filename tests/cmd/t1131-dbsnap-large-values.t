@@ -15,26 +15,17 @@ sql $DB -e "CREATE TABLE v (id int PRIMARY KEY, t longtext);
     FROM seq_1_to_8; ANALYZE TABLE v" >/dev/null || exit 1
 
 plan 6
-mib=1048576
-rss() { /usr/bin/time -o rss.txt -f %M "$@"; }
-# (Not under a sanitizer: ASan's own memory, its shadow and quarantine,
-# would dominate, as in t5001.)
-san=; ldd "$(command -v dbsnap)" | grep -q libasan && san=1
-below() {	# KIB LIMIT_MIB NAME
-	if [ -n "$san" ]; then skip 1 "a sanitizer build: memory not measured"
-	else ok $(($1 * 1024 >= $2 * mib)) "$3"; fi
-}
 want=$(sql -e "SELECT id, t FROM $DB.v ORDER BY id" | md5sum)
 rows() { framecat -t < "$1" | grep -a '^ROW	' | cut -f3- | md5sum; }
 rss dbsnap $(CONN) -j 1 $DB > j1.rp
 is "$?" 0 "-j 1: exits 0"
 kb=$(tail -1 rss.txt)
-below "$kb" 24 "-j 1: max RSS ${kb} KiB < 24 MiB"
+rss_below dbsnap "$kb" 24 "-j 1: max RSS ${kb} KiB < 24 MiB"
 is "$(rows j1.rp)" "$want" "-j 1: every value whole"
 rss dbsnap $(CONN) -j 2 $DB > j2.rp
 is "$?" 0 "-j 2: exits 0"
 kb=$(tail -1 rss.txt)
-below "$kb" 48 "-j 2: max RSS ${kb} KiB < 48 MiB"
+rss_below dbsnap "$kb" 48 "-j 2: max RSS ${kb} KiB < 48 MiB"
 is "$(rows j2.rp)" "$want" "-j 2: every value whole, in key order"
 sql -e "DROP DATABASE $DB"
 done_testing
