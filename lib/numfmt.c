@@ -1,14 +1,19 @@
 /*
  * numfmt: integer, DOUBLE and FLOAT text (see numfmt.h).
  *
- * Shortest digits follow Ryu (Adams, PLDI 2018, section 3): scale the
- * value v and the ends of its rounding interval, all integers times 2^e2,
- * by 2^e2 / 10^q with 128-bit approximations of 5^q and 5^-q (exact for
- * inputs below 2^55, the paper's bound), then drop decimal digits while
- * the interval still holds a multiple of ten, keeping what is needed to
- * round v correctly and to know whether an end is itself a candidate.
- * Unlike Ryu's d2s the ends are arbitrary (the FLOAT interval of MariaDB
- * is not strtof's), and the exactness tests are plain divisibility checks.
+ * Shortest digits follow Schubfach (Raffaello Giulietti, "The Schubfach
+ * way to render doubles", 2020, revised 2022; figures 7 and 9, sections
+ * 8 and 9): with 10^k at most the value's binary spacing, scale v and the
+ * ends of its rounding interval by 10^-k with a 126-bit g ~ 10^-k (one
+ * product each, rounded to odd, so that comparisons with integers stay
+ * exact), then the interval holds at most one multiple of 10^(k+1) and
+ * at least one of 10^k: take the coarse one if there is one, else the
+ * closer of floor(v / 10^k) and the next, an exact tie to even.  No digit
+ * loop.  DOUBLE is the paper's algorithm as proven there.  FLOAT uses the
+ * same steps on MariaDB's interval (numfmt_float_interval), whose ends
+ * are finer than the float's spacing: the products keep 32 or more
+ * fraction bits instead of two, and every one of the 2^32 floats is
+ * checked against the reference by bench/floatcheck.
  */
 #include <math.h>
 #include <pthread.h>
@@ -16,21 +21,19 @@
 
 #include "numfmt.h"
 
-#define POW5_BITS	125	/* bits kept of 5^i and of 2^k / 5^q */
-#define POW5_N		326	/* 5^0 .. 5^325: e2 < 0 down to -1076 */
-#define POW5_INV_N	292	/* q = 0 .. 291: e2 >= 0 up to 969 */
+#define G_BITS		126	/* bits of g */
+#define G_EMIN		(-292)	/* g(e) ~ 10^e for -K_MAX <= e <= -K_MIN */
+#define G_EMAX		324
+#define M63		((((uint64_t)1) << 63) - 1)
 
-/* [i][0] low, [i][1] high 64 bits. */
-static uint64_t		 pow5_tab[POW5_N][2];	  /* top bits of 5^i */
-static uint64_t		 pow5_inv_tab[POW5_INV_N][2]; /* 2^k / 5^q, rounded up */
+/* g(e) = floor(10^e * 2^(125 - floor(log2(10^e)))) + 1 as [0] the low 63
+ * bits, [1] the high 63 (section 9.8.3). */
+static uint64_t		 g_tab[G_EMAX - G_EMIN + 1][2];
 static pthread_once_t	 tab_once = PTHREAD_ONCE_INIT;
-/* Set (release) once the tables are filled: most calls only load it. */
+/* Set (release) once the table is filled: most calls only load it. */
 static int		 tab_ready;
 
-/* 5^0 .. 5^27, exact (5^27 < 2^63). */
-static uint64_t		 pow5_small[28];
-
-/* A little-endian multiword integer, enough for 5^325 (755 bits). */
+/* A little-endian multiword integer, enough for 5^324 (753 bits). */
 struct big {
 	uint32_t	 w[26];
 	int		 n;
@@ -63,14 +66,14 @@ big_bit(const struct big *b, int i)
 	return i / 32 < b->n ? (b->w[i / 32] >> (i % 32)) & 1 : 0;
 }
 
-/* b's bits [from, from + 125) as a 128-bit integer. */
+/* b's bits [from, from + 126) as a 128-bit integer (zeros below bit 0). */
 static unsigned __int128
 big_slice(const struct big *b, int from)
 {
 	unsigned __int128 v = 0;
 	int		 i;
 
-	for (i = POW5_BITS - 1; i >= 0; i--)
+	for (i = G_BITS - 1; i >= 0; i--)
 		v = v << 1 | (unsigned)(from + i >= 0 ? big_bit(b, from + i) : 0);
 	return v;
 }
@@ -118,7 +121,7 @@ big_sub(struct big *a, const struct big *b)
 		a->n--;
 }
 
-/* floor(2^(bits(p) - 1 + 125) / p) + 1, for p = 5^q. */
+/* floor(2^(bits(p) - 1 + 126) / p), for p = 5^m, m > 0. */
 static unsigned __int128
 big_inv(const struct big *p)
 {
@@ -126,12 +129,10 @@ big_inv(const struct big *p)
 	unsigned __int128 q = 0;
 	int		 i, bits = big_bits(p);
 
-	if (bits == 1)			/* p = 1 */
-		return ((unsigned __int128)1 << POW5_BITS) + 1;
 	memset(&r, 0, sizeof(r));
 	r.w[(bits - 1) / 32] = 1u << ((bits - 1) % 32);
 	r.n = (bits - 1) / 32 + 1;	/* 2^(bits - 1) < p */
-	for (i = 0; i < POW5_BITS; i++) {
+	for (i = 0; i < G_BITS; i++) {
 		big_shl1(&r);
 		q <<= 1;
 		if (big_cmp(&r, p) >= 0) {
@@ -139,246 +140,231 @@ big_inv(const struct big *p)
 			q |= 1;
 		}
 	}
-	return q + 1;
+	return q;
 }
 
+/*
+ * 10^e = 5^e 2^e, so g(e) for e >= 0 is 5^e's top 126 bits (or 5^e
+ * shifted up to 126 bits) plus one; for e = -m < 0 it is
+ * floor(2^(125 + bits(5^m)) / 5^m) + 1.
+ */
 static void
 tab_init(void)
 {
 	struct big	 p;
 	unsigned __int128 v;
-	int		 i, bits;
+	int		 m;
 
 	memset(&p, 0, sizeof(p));
 	p.w[0] = 1;
 	p.n = 1;
-	for (i = 0; i < POW5_N; i++) {
-		if (i < 28)
-			pow5_small[i] = (uint64_t)p.w[0] |
-			    (p.n > 1 ? (uint64_t)p.w[1] << 32 : 0);
-		bits = big_bits(&p);
-		v = big_slice(&p, bits - POW5_BITS);
-		pow5_tab[i][0] = (uint64_t)v;
-		pow5_tab[i][1] = (uint64_t)(v >> 64);
-		if (i < POW5_INV_N) {
-			v = big_inv(&p);
-			pow5_inv_tab[i][0] = (uint64_t)v;
-			pow5_inv_tab[i][1] = (uint64_t)(v >> 64);
+	for (m = 0; m <= G_EMAX; m++) {
+		v = big_slice(&p, big_bits(&p) - G_BITS) + 1;
+		g_tab[m - G_EMIN][0] = (uint64_t)v & M63;
+		g_tab[m - G_EMIN][1] = (uint64_t)(v >> 63);
+		if (m > 0 && -m >= G_EMIN) {
+			v = big_inv(&p) + 1;
+			g_tab[-m - G_EMIN][0] = (uint64_t)v & M63;
+			g_tab[-m - G_EMIN][1] = (uint64_t)(v >> 63);
 		}
 		big_mul5(&p);
 	}
 	__atomic_store_n(&tab_ready, 1, __ATOMIC_RELEASE);
 }
 
-/* ceil(log2(5^e)) for 1 <= e <= 3528, 1 for e = 0 (Ryu, section 3.1). */
+/* floor(log10(2^q)), floor(log10(3/4 2^q)), |q| <= 1200; floor(log2(10^e)),
+ * |e| <= 400 (checked exactly over these ranges). */
 static inline int
-pow5bits(int e)
+flog10pow2(int q)
 {
-	return (int)(((uint32_t)e * 1217359) >> 19) + 1;
+	return (int)(((int64_t)q * 661971961083) >> 41);
 }
 
-/* floor(log10(2^e)), 0 <= e <= 1650. */
 static inline int
-log10pow2(int e)
+flog10threequarterspow2(int q)
 {
-	return (int)(((uint32_t)e * 78913) >> 18);
+	return (int)(((int64_t)q * 661971961083 - 274743187321) >> 41);
 }
 
-/* floor(log10(5^e)), 0 <= e <= 2620. */
 static inline int
-log10pow5(int e)
+flog2pow10(int e)
 {
-	return (int)(((uint32_t)e * 732923) >> 20);
+	return (int)(((int64_t)e * 913124641741) >> 38);
 }
 
-/* floor(m * mul / 2^j), 64 < j < 192. */
+static inline const uint64_t *
+g_of(int e)
+{
+	if (!__atomic_load_n(&tab_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&tab_once, tab_init);
+	return g_tab[e - G_EMIN];
+}
+
+/* cp g / 2^127 rounded to odd: its floor, or-ed with 1 if it has a
+ * fraction (section 9.9, figure 8).  cp < 2^63. */
 static inline uint64_t
-mulshift(uint64_t m, const uint64_t *mul, int j)
+rop(const uint64_t *g, uint64_t cp)
 {
-	unsigned __int128 b0 = (unsigned __int128)m * mul[0];
-	unsigned __int128 b2 = (unsigned __int128)m * mul[1];
+	unsigned __int128 x = (unsigned __int128)g[0] * cp;
+	unsigned __int128 y = (unsigned __int128)g[1] * cp;
+	uint64_t	 z = ((uint64_t)y >> 1) + (uint64_t)(x >> 64);
 
-	return (uint64_t)(((b0 >> 64) + b2) >> (j - 64));
+	return ((uint64_t)(y >> 64) + (z >> 63)) | (((z & M63) + M63) >> 63);
 }
 
-/* x * 5^... / 2^q is an integer: 2^q divides x. */
-static inline int
-pow2_divides(uint64_t x, int q)
+/* Drop d's trailing decimal zeros into its exponent. */
+static inline void
+strip_zeros(uint64_t m, int e, struct numfmt_dec *d)
 {
-	return q < 64 && (x & (((uint64_t)1 << q) - 1)) == 0;
-}
-
-static inline int
-pow5_divides(uint64_t x, int q)
-{
-	return q < 28 && x % pow5_small[q] == 0;
+	while (m % 100000000 == 0) {
+		m /= 100000000;
+		e += 8;
+	}
+	if (m % 10000 == 0) {
+		m /= 10000;
+		e += 4;
+	}
+	if (m % 100 == 0) {
+		m /= 100;
+		e += 2;
+	}
+	if (m % 10 == 0) {
+		m /= 10;
+		e++;
+	}
+	d->digits = m;
+	d->exp10 = e;
 }
 
 /*
- * The shortest decimal in the interval mm .. mp (times 2^e2; ends
- * included if lo_in, hi_in), the closest to mv among those, ties to an
- * even last digit.  0 < mm < mv < mp < 2^55 (mp == mv is allowed for an
- * included upper end).
+ * The digits: vb, vbl, vbr are v and its interval's ends times 10^-k,
+ * with j fraction bits, rounded to odd; lo_out, hi_out say an end is
+ * excluded; the digits count units of 10^k.  Figure 7 of the paper,
+ * with j for its 2.
+ */
+static inline void
+pick(uint64_t vb, uint64_t vbl, uint64_t vbr, int j, int lo_out,
+    int hi_out, int k, struct numfmt_dec *d)
+{
+	uint64_t	 s = vb >> j, t, sp10, tp10;
+	int		 uin, win;
+
+	/*
+	 * The paper skips this for s < 100: Java wants two digits.  We want
+	 * the shortest (5e-324); sp10 = 0 is never inside (vbl > 0).
+	 */
+	sp10 = s / 10 * 10;
+	tp10 = sp10 + 10;
+	uin = vbl + (uint64_t)lo_out <= sp10 << j;
+	win = (tp10 << j) + (uint64_t)hi_out <= vbr;
+	if (uin != win) {
+		strip_zeros(uin ? sp10 : tp10, k, d);
+		return;
+	}
+	t = s + 1;
+	uin = vbl + (uint64_t)lo_out <= s << j;
+	win = (t << j) + (uint64_t)hi_out <= vbr;
+	if (uin == win) {		/* both: the closer, a tie to even */
+		uint64_t mid2 = (2 * s + 1) << (j - 1);
+
+		win = vb > mid2 || (vb == mid2 && (s & 1) != 0);
+	}
+	strip_zeros(win ? t : s, k, d);
+}
+
+/*
+ * c 2^q (c < 2^53 with its hidden bit), c != 0: section 8 and figure 9,
+ * without the paper's tiny-value step (section 8.2.1: a second digit).
  */
 static void
-shortest(uint64_t mv, uint64_t mp, uint64_t mm, int e2, int lo_in,
-    int hi_in, struct numfmt_dec *d)
+double_dec(uint64_t c, int q, int irregular, struct numfmt_dec *d)
 {
-	uint64_t	 vr, vp, vm, out;
-	int		 q, i, k, e10, last = 0, vm_tz = 0, vr_tz = 0;
+	const uint64_t	*g;
+	uint64_t	 cb = c << 2, cbl;
+	int		 k, h, out = (int)(c & 1);
 
-	if (!__atomic_load_n(&tab_ready, __ATOMIC_ACQUIRE))
-		pthread_once(&tab_once, tab_init);
-	if (e2 >= 0) {
-		/* v / 10^q = mv * 2^(e2 - q) / 5^q; one digit more (e2 > 3). */
-		q = log10pow2(e2) - (e2 > 3);
-		e10 = q;
-		k = POW5_BITS + pow5bits(q) - 1;
-		vr = mulshift(mv, pow5_inv_tab[q], -e2 + q + k);
-		vp = mulshift(mp, pow5_inv_tab[q], -e2 + q + k);
-		vm = mulshift(mm, pow5_inv_tab[q], -e2 + q + k);
-		vr_tz = pow5_divides(mv, q);
-		vm_tz = lo_in && pow5_divides(mm, q);
-		if (!hi_in && pow5_divides(mp, q))
-			vp--;
+	if (!irregular) {
+		cbl = cb - 2;
+		k = flog10pow2(q);
 	} else {
-		/* v / 10^(q + e2) = mv * 5^i / 2^q, i = -e2 - q. */
-		q = log10pow5(-e2) - (-e2 > 1);
-		i = -e2 - q;
-		e10 = q + e2;
-		k = pow5bits(i) - POW5_BITS;
-		vr = mulshift(mv, pow5_tab[i], q - k);
-		vp = mulshift(mp, pow5_tab[i], q - k);
-		vm = mulshift(mm, pow5_tab[i], q - k);
-		vr_tz = pow2_divides(mv, q);
-		vm_tz = lo_in && pow2_divides(mm, q);
-		if (!hi_in && pow2_divides(mp, q))
-			vp--;
+		cbl = cb - 1;
+		k = flog10threequarterspow2(q);
 	}
-	/*
-	 * Drop digits while a multiple of ten lies in (vm, vp]; eight, four
-	 * and two at a time first (the same steps, taken together: if a
-	 * multiple of 10^k lies there, so does one of every 10^j, j < k).
-	 */
-	while (vp / 100000000 > vm / 100000000) {
-		vm_tz &= vm % 100000000 == 0;
-		vr_tz &= last == 0 && vr % 10000000 == 0;
-		last = (int)(vr % 100000000 / 10000000);
-		vr /= 100000000;
-		vp /= 100000000;
-		vm /= 100000000;
-		e10 += 8;
-	}
-	while (vp / 10000 > vm / 10000) {
-		vm_tz &= vm % 10000 == 0;
-		vr_tz &= last == 0 && vr % 1000 == 0;
-		last = (int)(vr % 10000 / 1000);
-		vr /= 10000;
-		vp /= 10000;
-		vm /= 10000;
-		e10 += 4;
-	}
-	while (vp / 100 > vm / 100) {
-		vm_tz &= vm % 100 == 0;
-		vr_tz &= last == 0 && vr % 10 == 0;
-		last = (int)(vr % 100 / 10);
-		vr /= 100;
-		vp /= 100;
-		vm /= 100;
-		e10 += 2;
-	}
-	while (vp / 10 > vm / 10) {
-		vm_tz &= vm % 10 == 0;
-		vr_tz &= last == 0;
-		last = (int)(vr % 10);
-		vr /= 10;
-		vp /= 10;
-		vm /= 10;
-		e10++;
-	}
-	/* An included lower end that is itself round: it is a candidate. */
-	if (vm_tz)
-		while (vm != 0 && vm % 10 == 0) {
-			vr_tz &= last == 0;
-			last = (int)(vr % 10);
-			vr /= 10;
-			vp /= 10;
-			vm /= 10;
-			e10++;
-		}
-	if (vr_tz && last == 5 && vr % 2 == 0)
-		last = 4;		/* exactly half: to even */
-	out = vr + ((vr == vm && !vm_tz) || last >= 5);
-	if (out > vp)
-		out = vp;		/* an upper end at v itself (FLT_MAX) */
-	while (out != 0 && out % 10 == 0) {
-		out /= 10;
-		e10++;
-	}
-	d->digits = out;
-	d->exp10 = e10;
+	h = q + flog2pow10(-k) + 2;
+	g = g_of(-k);
+	pick(rop(g, cb << h), rop(g, cbl << h), rop(g, (cb + 2) << h), 2,
+	    out, out, k, d);
 }
 
 void
 numfmt_double_digits(double v, struct numfmt_dec *d)
 {
-	uint64_t	 bits, m, m2;
-	int		 e, e2, even, mmshift;
+	uint64_t	 bits, t, c;
+	int		 bq, mq;
 
 	memcpy(&bits, &v, sizeof(bits));
-	m = bits & (((uint64_t)1 << 52) - 1);
-	e = (int)((bits >> 52) & 0x7ff);
-	if (e == 0 && m == 0) {
+	t = bits & (((uint64_t)1 << 52) - 1);
+	bq = (int)((bits >> 52) & 0x7ff);
+	if (bq != 0) {
+		c = t | (uint64_t)1 << 52;
+		mq = 1075 - bq;
+		/* An integer below 2^53 is its own digits (section 8.3). */
+		if (mq > 0 && mq < 53 && (c & (((uint64_t)1 << mq) - 1)) == 0) {
+			strip_zeros(c >> mq, 0, d);
+			return;
+		}
+		double_dec(c, -mq, t == 0 && bq > 1, d);
+	} else if (t != 0) {
+		double_dec(t, -1074, 0, d);
+	} else {
 		d->digits = 0;
 		d->exp10 = 0;
-		return;
 	}
-	if (e == 0) {
-		m2 = m;
-		e2 = 1 - 1075;
+}
+
+/*
+ * A positive finite float as c 2^q and its binade 2^E; the interval's
+ * integers are in units of 2^(E - 54), a quarter of the double spacing
+ * at f: f is c << (55 - bits(c)), a double gap 4 units (2 just below
+ * 2^E), the neighbours' midpoints half a float spacing away (a quarter
+ * below a power of two above the subnormals).
+ */
+static inline void
+float_interval(uint32_t fb, uint64_t *lo, uint64_t *mid, uint64_t *hi,
+    int *e2, int *odd, int *clamp)
+{
+	uint32_t	 t = fb & 0x7fffff, bq = fb >> 23 & 0xff, c;
+	uint64_t	 m, mlo, mhi;
+	int		 q, sh;
+
+	c = bq != 0 ? t | 0x800000 : t;
+	q = bq != 0 ? (int)bq - 150 : -149;
+	sh = 55 - (32 - __builtin_clz(c));	/* 31 for normal floats */
+	*e2 = q - sh;
+	*odd = (int)(c & 1);
+	m = (uint64_t)c << sh;
+	*mid = m;
+	mhi = m + ((uint64_t)1 << (sh - 1));
+	if (t == 0 && bq > 1)
+		mlo = m - ((uint64_t)1 << (sh - 2));
+	else
+		mlo = m - ((uint64_t)1 << (sh - 1));
+	/*
+	 * An even float: the tie at each midpoint reads as f, and so does
+	 * anything within half a double gap beyond it (ends included); an
+	 * odd one: the midpoints read as the neighbours, and so does
+	 * anything within half a gap inside (ends excluded).
+	 */
+	if (*odd) {
+		*lo = mlo + (mlo < (uint64_t)1 << 54 ? 1 : 2);
+		*hi = mhi - 2;
 	} else {
-		m2 = m | (uint64_t)1 << 52;
-		e2 = e - 1075;
+		*lo = mlo - (mlo < (uint64_t)1 << 54 ? 1 : 2);
+		*hi = mhi + 2;
 	}
-	even = (m2 & 1) == 0;
-	/* The lower gap is half as wide just above a power of two. */
-	mmshift = m != 0 || e <= 1;
-	shortest(4 * m2, 4 * m2 + 2, 4 * m2 - 1 - (uint64_t)mmshift, e2 - 2,
-	    even, even, d);
-}
-
-/* The next float or double away from zero (up) or toward it, for v > 0. */
-static float
-fstep(float v, int up)
-{
-	uint32_t	 b;
-
-	memcpy(&b, &v, sizeof(b));
-	b = up ? b + 1 : b - 1;
-	memcpy(&v, &b, sizeof(v));
-	return v;
-}
-
-static double
-dstep(double v, int up)
-{
-	uint64_t	 b;
-
-	memcpy(&b, &v, sizeof(b));
-	b = up ? b + 1 : b - 1;
-	memcpy(&v, &b, sizeof(v));
-	return v;
-}
-
-/* A positive normal double as M * 2^E, M 53 bits with the leading one. */
-static void
-dsplit(double v, uint64_t *m, int *e)
-{
-	uint64_t	 bits;
-
-	memcpy(&bits, &v, sizeof(bits));
-	*m = (bits & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52;
-	*e = (int)((bits >> 52) & 0x7ff) - 1075;
+	*clamp = fb == 0x7f7fffff;	/* FLT_MAX: nothing above it */
+	if (*clamp)
+		*hi = m;
 }
 
 void
@@ -386,56 +372,47 @@ numfmt_float_interval(float f, uint64_t *lo, uint64_t *mid, uint64_t *hi,
     int *e2, int *lo_in, int *hi_in)
 {
 	uint32_t	 fb;
-	uint64_t	 mlo, mf, mhi;
-	double		 fd = f, dlo, dhi, h;
-	float		 up = fstep(f, 1), dn = fstep(f, 0);
-	int		 even, elo, ef, ehi, u, clamp = 0;
+	int		 odd, clamp;
 
 	memcpy(&fb, &f, sizeof(fb));
-	even = (fb & 1) == 0;
-	/* The least and greatest doubles that round to f (ties to even). */
-	h = (fd + (double)dn) / 2;
-	dlo = even ? h : dstep(h, 1);
-	if (isinf(up)) {
-		dhi = fd;		/* above FLT_MAX the server clamps */
-		clamp = 1;
-	} else {
-		h = (fd + (double)up) / 2;
-		dhi = even ? h : dstep(h, 0);
-	}
-	dsplit(dlo, &mlo, &elo);
-	dsplit(fd, &mf, &ef);
-	dsplit(dhi, &mhi, &ehi);
-	/* One unit: half the gap below dlo, the finest of the three. */
-	u = elo - 1 - (mlo == (uint64_t)1 << 52);
-	*e2 = u;
-	*lo = (mlo << (elo - u)) - 1;
-	*lo_in = (mlo & 1) == 0;
-	*mid = mf << (ef - u);
-	if (clamp) {
-		*hi = mhi << (ehi - u);
-		*hi_in = 1;
-	} else {
-		*hi = ((mhi << 1) + 1) << (ehi - 1 - u);
-		*hi_in = (mhi & 1) == 0;
-	}
+	float_interval(fb & 0x7fffffff, lo, mid, hi, e2, &odd, &clamp);
+	*lo_in = !odd;
+	*hi_in = !odd || clamp;
 }
 
 void
 numfmt_float_digits(float f, struct numfmt_dec *d)
 {
+	const uint64_t	*g;
 	uint64_t	 lo, mid, hi;
-	int		 e2, lo_in, hi_in;
+	uint32_t	 fb, t, bq, c;
+	int		 e2, odd, clamp, k, j, mq;
 
-	if (signbit(f))
-		f = -f;
-	if (f == 0) {
+	memcpy(&fb, &f, sizeof(fb));
+	fb &= 0x7fffffff;
+	t = fb & 0x7fffff;
+	bq = fb >> 23;
+	if (fb == 0) {
 		d->digits = 0;
 		d->exp10 = 0;
 		return;
 	}
-	numfmt_float_interval(f, &lo, &mid, &hi, &e2, &lo_in, &hi_in);
-	shortest(mid, hi, lo, e2, lo_in, hi_in, d);
+	c = bq != 0 ? t | 0x800000 : t;
+	mq = 150 - (int)bq;
+	if (bq != 0 && mq > 0 && mq < 24 && (c & ((1u << mq) - 1)) == 0) {
+		strip_zeros(c >> mq, 0, d);
+		return;
+	}
+	if (t == 0 && bq > 1)
+		k = flog10threequarterspow2((int)bq - 150);
+	else
+		k = flog10pow2(bq != 0 ? (int)bq - 150 : -149);
+	float_interval(fb, &lo, &mid, &hi, &e2, &odd, &clamp);
+	/* (x << 6) g / 2^127 = x 2^e2 10^-k 2^j: j fraction bits, 32-52. */
+	j = 6 - flog2pow10(-k) - 2 - e2;
+	g = g_of(-k);
+	pick(rop(g, mid << 6), rop(g, lo << 6), rop(g, hi << 6), j, odd,
+	    odd && !clamp, k, d);
 }
 
 const char numfmt_dig2[200] =
@@ -525,51 +502,89 @@ numfmt_u64_pad(char *o, uint64_t v, unsigned width)
 	return width;
 }
 
+/*
+ * The digits of v < 10^24, zero-padded to a multiple of eight, ending at
+ * e (which has 24 bytes before it); returns where v's own digits start.
+ */
+static inline const char *
+put_digits(char *e, uint64_t v, int n)
+{
+	uint64_t	 q;
+
+	if (v >= 100000000) {
+		q = v / 100000000;
+		put8(e, (uint32_t)(v - q * 100000000));
+		v = q;
+		e -= 8;
+		if (v >= 100000000) {
+			q = v / 100000000;
+			put8(e, (uint32_t)(v - q * 100000000));
+			v = q;
+			e -= 8;
+		}
+	}
+	put8(e, (uint32_t)v);
+	return e - (n - 1) % 8 - 1;
+}
+
+static const char zeros16[16] = "0000000000000000";
+
+/*
+ * Fixed-size copies (whole words, no library call) of the digits and of
+ * runs of zeros; the bytes past the text they leave are scratch, within
+ * NUMFMT_MAX.
+ */
 size_t
 numfmt_layout(char *o, int negative, const struct numfmt_dec *d)
 {
-	char	 dig[20], *p = o;
-	int	 n, decpt, x;
+	char		 buf[48], *p = o;
+	const char	*dig;
+	int		 n, decpt, x;
 
-	n = (int)numfmt_u64(dig, d->digits);
+	n = udigits(d->digits);
+	dig = put_digits(buf + 24, d->digits, n);
 	decpt = n + d->exp10;		/* v = 0.dig * 10^decpt */
-	if (negative)
-		*p++ = '-';
+	*p = '-';
+	p += negative;
 	if (decpt >= -14 && (decpt <= 15 || n > decpt)) {
 		if (decpt <= 0) {
-			*p++ = '0';
-			*p++ = '.';
-			memset(p, '0', (size_t)-decpt);
-			p += -decpt;
-			memcpy(p, dig, (size_t)n);
+			memcpy(p, "0.", 2);
+			memcpy(p + 2, zeros16, 16);
+			p += 2 - decpt;
+			memcpy(p, dig, 24);
 			p += n;
 		} else if (decpt < n) {
-			memcpy(p, dig, (size_t)decpt);
-			p += decpt;
-			*p++ = '.';
-			memcpy(p, dig + decpt, (size_t)(n - decpt));
-			p += n - decpt;
+			memcpy(p, dig, 16);
+			p[decpt] = '.';
+			memcpy(p + decpt + 1, dig + decpt, 16);
+			p += n + 1;
 		} else {
-			memcpy(p, dig, (size_t)n);
-			p += n;
-			memset(p, '0', (size_t)(decpt - n));
-			p += decpt - n;
+			memcpy(p, dig, 24);
+			memcpy(p + n, zeros16, 16);
+			p += decpt;
 		}
 		return (size_t)(p - o);
 	}
-	*p++ = dig[0];
-	if (n > 1) {
-		*p++ = '.';
-		memcpy(p, dig + 1, (size_t)(n - 1));
-		p += n - 1;
-	}
+	p[0] = dig[0];
+	p[1] = '.';
+	memcpy(p + 2, dig + 1, 16);
+	p += n > 1 ? n + 1 : 1;
 	*p++ = 'e';
 	x = decpt - 1;
 	if (x < 0) {
 		*p++ = '-';
 		x = -x;
 	}
-	p += numfmt_u64(p, (uint64_t)x);
+	if (x >= 100) {
+		*p++ = (char)('0' + x / 100);
+		x %= 100;
+		numfmt_put2(p, (unsigned)x);
+		p += 2;
+	} else if (x >= 10) {
+		numfmt_put2(p, (unsigned)x);
+		p += 2;
+	} else
+		*p++ = (char)('0' + x);
 	return (size_t)(p - o);
 }
 

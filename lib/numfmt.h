@@ -12,10 +12,10 @@
  * double rounding accepts and refuses a few decimals that strtof(3) would
  * not; see numfmt_float_interval().
  *
- * The digits come from the method of Ryu (Ulf Adams, "Ryu: fast
- * float-to-string conversion", PLDI 2018), generalized to any rounding
- * interval given as integers times a power of two; the 128-bit tables of
- * powers of five are computed once, exactly, on first use.  The layout
+ * The digits come from Schubfach (Raffaello Giulietti, "The Schubfach
+ * way to render doubles", 2020, revised 2022), the FLOAT interval's ends
+ * carried at a finer scale; the 126-bit table of powers of ten is
+ * computed once, exactly, on first use.  The layout
  * (fixed or exponent notation) is the server's: my_gcvt() of
  * strings/dtoa.c as used for the text protocol, e.g. 0.1, 1e15, 1e-15,
  * 123456789012345, 2.2250738585072014e-308, -0.
@@ -27,8 +27,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Longest text numfmt_* write (no NUL is written). */
-#define NUMFMT_MAX	40
+/*
+ * The room numfmt_* need at o: the text (at most 25 bytes for a DOUBLE,
+ * 40 for a padded integer) and, for DOUBLE and FLOAT, scratch bytes past
+ * it, overwritten.  No NUL is written.
+ */
+#define NUMFMT_MAX	48
 
 /* "00" to "99": the two digits of v < 100 are numfmt_dig2[2v], [2v + 1]. */
 extern const char numfmt_dig2[200];
@@ -47,13 +51,14 @@ size_t	 numfmt_u64_pad(char *o, uint64_t v, unsigned width);
 
 /*
  * v as the shortest text strtod(3) and the server read back to v; returns
- * the length, or 0 if v is NaN or infinite (nothing written).
+ * the length, or 0 if v is NaN or infinite (nothing written).  o has
+ * NUMFMT_MAX bytes.
  */
 size_t	 numfmt_double(char *o, double v);
 
 /*
  * f as the shortest text MariaDB reads back to f (see above); returns the
- * length, or 0 if f is NaN or infinite.
+ * length, or 0 if f is NaN or infinite.  o has NUMFMT_MAX bytes.
  */
 size_t	 numfmt_float(char *o, float f);
 
@@ -82,8 +87,8 @@ void	 numfmt_float_interval(float f, uint64_t *lo, uint64_t *mid,
 /*
  * digits * 10^exp10 in the server's layout (my_gcvt with a wide field):
  * fixed notation when the decimal point falls within 14 places left of
- * the first digit and 15 right of it, else d.ddde[-]x.  Returns the
- * length.
+ * the first digit and 15 right of it, else d.ddde[-]x.  digits has at
+ * most 17 decimal digits; o has NUMFMT_MAX bytes.  Returns the length.
  */
 size_t	 numfmt_layout(char *o, int negative, const struct numfmt_dec *);
 

@@ -386,6 +386,24 @@ test_double_edges(void **state)
 	check_value(1.7976931348623155e308, 0);
 	check_value(9007199254740993.0, 0);
 	check_value(5.0000000000000009, 0);
+	/*
+	 * Exact ties between two shortest candidates (to even), integers
+	 * (their own digits, trailing zeros dropped), the coarse and fine
+	 * candidates of Schubfach near 10^k.
+	 */
+	check_value(1125899906842624.25, 0);
+	check_value(1125899906842624.75, 0);
+	check_value(4503599627370497.5, 0);
+	for (i = 0; i < 53; i++) {
+		check_value(ldexp(1, i) * 1000, 0);
+		check_value(ldexp(1, i) + 1, 0);
+	}
+	for (i = -300; i <= 300; i += 7) {
+		snprintf(s, sizeof(s), "9.5e%d", i);
+		check_value(strtod(s, NULL), 0);
+		snprintf(s, sizeof(s), "1.05e%d", i);
+		check_value(strtod(s, NULL), 0);
+	}
 }
 
 static void
@@ -420,6 +438,11 @@ test_float_edges(void **state)
 	check_value(16777217.0f * 4, 1);
 	check_value(1.00000012f, 1);
 	check_value(3.40282326e38f, 1);
+	/* Exact ties at 0.1 (to even), and the top of a binade. */
+	check_value(2097152.25f, 1);
+	check_value(2097152.75f, 1);
+	check_value(8388607.5f, 1);
+	check_value(16777215.0f, 1);
 	/* Integers up to 2^24 are exact: their own digits. */
 	for (b = 1; b < 100000; b += 7)
 		check_value((float)b, 1);
