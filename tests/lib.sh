@@ -48,6 +48,20 @@ gone()      { ! kill -0 "$1" 2>/dev/null; }
 # wait_for CMD...: until CMD succeeds, at most 30 s; 1 if it never did.
 wait_for()  { _n=0; until "$@"; do _n=$((_n + 1)); [ $_n -ge 300 ] && return 1;
               sleep 0.1; done; }
+# checkpointed_dump SRC DST ROWS WHAT: database SRC made anew with tables
+# t (ROWS rows "row N of the WHAT test") and u (2 rows), dumped by dbsnap |
+# rows2sql --rename-db SRC=DST into dump.sql, and one test: the dump has
+# three checkpoint lines or more (segments to damage).
+checkpointed_dump() {
+	sql -e "DROP DATABASE IF EXISTS $1; CREATE DATABASE $1; USE $1;
+	    CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(60));
+	    INSERT INTO t SELECT seq, CONCAT('row ', seq, ' of the $4 test')
+	    FROM seq_1_to_$3; CREATE TABLE u (id INT PRIMARY KEY);
+	    INSERT INTO u VALUES (1), (2)"
+	dbsnap $(CONN) "$1" | rows2sql --rename-db "$1=$2" >dump.sql
+	_nck=$(grep -c '^-- rowpipe-checkpoint ' dump.sql)
+	ok $([ "$_nck" -ge 3 ]; echo $?) "the dump has $_nck checkpoint lines"
+}
 # tty_start CMD: the shell command CMD on a terminal of its own (script(1),
 # in a new session), in the background (its pid in TTY_PID), its output in
 # tty.out, its typed input written to fd 3 (the fifo tty.in, opened here);

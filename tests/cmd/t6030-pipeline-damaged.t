@@ -11,14 +11,7 @@ command -v perl >/dev/null || skip_all "no perl"
 C=$(CONN)
 src=t6030_src dst=t6030_dst
 
-sql -e "DROP DATABASE IF EXISTS $src; CREATE DATABASE $src; USE $src;
-    CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(60));
-    INSERT INTO t SELECT seq, CONCAT('row ', seq, ' of the damage test')
-    FROM seq_1_to_300000; CREATE TABLE u (id INT PRIMARY KEY);
-    INSERT INTO u VALUES (1), (2)"
-dbsnap $C $src | rows2sql --rename-db $src=$dst >dump.sql
-nck=$(grep -c '^-- rowpipe-checkpoint ' dump.sql)
-ok $([ "$nck" -ge 3 ]; echo $?) "the dump has $nck checkpoint lines"
+checkpointed_dump $src $dst 300000 damage
 
 # A row in the middle of segment 2: change one letter of its value.
 lo=$(grep -bn '^-- rowpipe-checkpoint ' dump.sql | sed -n 1p | cut -d: -f2)

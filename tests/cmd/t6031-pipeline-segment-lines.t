@@ -15,14 +15,8 @@ command -v perl >/dev/null || skip_all "no perl"
 C=$(CONN)
 src=t6031_src dst=t6031_dst
 
-sql -e "DROP DATABASE IF EXISTS $src; CREATE DATABASE $src; USE $src;
-    CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(60));
-    INSERT INTO t SELECT seq, CONCAT('row ', seq, ' of the lines test')
-    FROM seq_1_to_120000; CREATE TABLE u (id INT PRIMARY KEY);
-    INSERT INTO u VALUES (1), (2)"
-dbsnap $C $src | rows2sql --rename-db $src=$dst >dump.sql
+checkpointed_dump $src $dst 120000 lines
 nck=$(grep -c '^-- rowpipe-checkpoint ' dump.sql)
-ok $([ "$nck" -ge 3 ]; echo $?) "the dump has $nck checkpoint lines"
 grep -bn '^-- rowpipe-checkpoint ' dump.sql | cut -d: -f2 >ck.off
 
 # row_in N: the offset and id of a row value in the middle of segment N.
