@@ -317,7 +317,7 @@ copy_checked16(char *o, const char *p, size_t n, int temporal,
 }
 #endif
 
-static inline char *
+static inline __attribute__((always_inline)) char *
 value_put_inline(char *o, int k, const char *intro, size_t intro_len,
     const char *p, size_t n, const char *lim)
 {
