@@ -523,6 +523,7 @@ feeder_free(void *st)
 	free(l->tbl);
 	free((char *)l->time_zone);
 	free(l->db);
+	buf_release(&l->newdbs);
 	objsql_free(l->objs);
 	for (i = 0; i < l->ndefer; i++) {
 		free(l->defer[i].table);

@@ -38,6 +38,7 @@ struct loader {
 	int		 checked;	/* --skip-to's identity was checked */
 	uint64_t	 top;		/* the resume point's last frame */
 	int		 hold;		/* before it: queue nothing */
+	struct buf	 newdbs;	/* databases this run created, NUL-ended */
 };
 
 /* snapunit.c */

@@ -59,21 +59,52 @@ stmt_where(struct buf *b, const struct loader *l,
 		buf_addf(b, " on connection %d", c + 1);
 }
 
+/* Is db (a target database) one this run created? */
+static int
+new_db(const struct loader *l, const char *db)
+{
+	const char	*p = l->newdbs.p, *e = p + l->newdbs.len;
+
+	for (; p != NULL && p < e; p += strlen(p) + 1)
+		if (strcmp(p, db) == 0)
+			return 1;
+	return 0;
+}
+
 /*
- * os on conn[c], every result drained; *warns: its warnings.  0, or -1
- * (a server error on m, or interrupted: *m NULL).
+ * Statements whose round trip is saved: DROP TABLE IF EXISTS of a table
+ * in a database this run's CREATE DATABASE IF NOT EXISTS made (not one of
+ * a plan's parts, which may bring a table again); it cannot exist.
  */
 static int
-run_on(struct sx *x, int c, const struct objsql_stmt *os, unsigned *warns)
+needless(const struct loader *l, const struct objsql_stmt *os)
+{
+	return os->role == OBJSQL_DROP && os->obj != NULL &&
+	    os->obj->kind == OBJ_TABLE && !l->plan && new_db(l, os->db);
+}
+
+/*
+ * os on conn[c], every result drained; *warns: its warnings; *made: it
+ * affected rows (CREATE DATABASE made the database).  Then COMMIT, but
+ * not after USE, DROP and CREATE TABLE, VIEW or DATABASE, which commit
+ * themselves (autocommit is on).  0, or -1 (a server error on m, or
+ * interrupted: *m NULL).
+ */
+static int
+run_on(struct sx *x, int c, const struct objsql_stmt *os, unsigned *warns,
+    int *made)
 {
 	MYSQL		*m = x->conn[c];
 	MYSQL_RES	*res;
-	int		 rc;
+	int		 rc, kind = os->obj != NULL ? os->obj->kind : 0;
 
 	*warns = 0;
+	*made = 0;
 	if (sx_conn_begin(x, c) == -1)
 		return -1;
 	if ((rc = mysql_real_query(m, os->text, os->len)) == 0) {
+		*made = mysql_affected_rows(m) > 0 &&
+		    mysql_affected_rows(m) != (my_ulonglong)-1;
 		do {
 			if ((res = mysql_store_result(m)) != NULL)
 				mysql_free_result(res);
@@ -82,6 +113,10 @@ run_on(struct sx *x, int c, const struct objsql_stmt *os, unsigned *warns)
 		rc = rc > 0;
 	}
 	sx_conn_end(x, c);
+	if (os->role == OBJSQL_USE || os->role == OBJSQL_DROP ||
+	    (os->role == OBJSQL_CREATE && (kind == OBJ_TABLE ||
+	    kind == OBJ_VIEW || kind == OBJ_DATABASE)))
+		return rc == 0 ? 0 : -1;
 	if (rc == 0 && mysql_commit(m) != 0)
 		rc = 1;
 	return rc == 0 ? 0 : -1;
@@ -95,14 +130,19 @@ ld_run_stmt(void *arg, const struct objsql_stmt *os)
 	struct buf	 b = BUF_INIT;
 	MYSQL		*m;
 	unsigned	 w;
-	int		 c, rc;
+	int		 c, rc, made;
 
-	if (os->role == OBJSQL_USE && l->db != NULL &&
-	    strcmp(l->db, os->db) == 0)
+	if ((os->role == OBJSQL_USE && l->db != NULL &&
+	    strcmp(l->db, os->db) == 0) || needless(l, os))
 		return 0;
 	for (c = 0; c < l->nconn; c++) {
 		m = x->conn[c];
-		if (run_on(x, c, os, &w) == 0) {
+		if (run_on(x, c, os, &w, &made) == 0) {
+			if (made && c == 0 && os->role == OBJSQL_CREATE &&
+			    os->obj != NULL && os->obj->kind == OBJ_DATABASE) {
+				buf_adds(&l->newdbs, os->db);
+				buf_addc(&l->newdbs, '\0');
+			}
 			if (w == 0 || c > 0)
 				continue;	/* every connection: count once */
 			pthread_mutex_lock(&x->mu);
