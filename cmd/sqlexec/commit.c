@@ -94,16 +94,17 @@ sx_rows_free(struct sx_rows *r)
 
 /*
  * Queue u for the workers, waiting for room: at most qmax units queued,
- * and of units larger than commit_every (a huge statement or row) at most
- * one per connection pushed and not yet freed, so that memory stays
- * within sqlexec(1)'s bound however many there are in a row.
+ * and of units over twice commit_every (a huge statement or row: a unit
+ * ends once past commit_every, so others stay below that) at most one
+ * per connection pushed and not yet freed, so that memory stays within
+ * sqlexec(1)'s bound however many there are in a row.
  */
 void
 sx_push(struct sx *x, struct sx_unit *u)
 {
 	size_t	 bytes = u->rows != NULL ? u->rows->data.len : u->text.len;
 
-	u->large = bytes > x->o->commit_every;
+	u->large = bytes / 2 > x->o->commit_every;
 	pthread_mutex_lock(&x->mu);
 	while ((x->qlen >= x->qmax || (u->large &&
 	    x->qlarge >= (size_t)x->nconn)) && !x->stop)

@@ -172,7 +172,7 @@ struct sx_unit {
 	struct sx_stmt	*st;
 	size_t		 n, cap;
 	struct sx_unit	*next;		/* queue link */
-	int		 large;		/* over commit_every: counted in qlarge */
+	int		 large;		/* over 2 x commit_every: in qlarge */
 };
 
 /* The first error (lowest statement number) of a run. */

@@ -4,7 +4,7 @@
 #   the largest statement plus 8 MiB: a large statement's frame is written
 #   from the input window (it was copied into the frame writer first: 2x),
 #   and the window reads a chunk at a time.
-# - sqlexec -j 2 holds at most one unit larger than --commit-every per
+# - sqlexec -j 2 holds at most one unit over twice --commit-every per
 #   connection pushed and not yet done (the queue had room for jobs more,
 #   and the dispatcher's one): from the stream under 6 values' size (per
 #   connection its unit and Connector/C's request; the frame reader's
