@@ -90,6 +90,21 @@ st_ordered(struct dispatch *d, const struct rp_stmt *s, int ordered)
 	}
 	d->ord_hash = d->hash;
 	d->ord_bytes += s->len;
+	/*
+	 * An error packet carries no status: after s failed (--force) the
+	 * client's "in a transaction" flag is the last OK's, and a server
+	 * that rolled the whole transaction back (innodb_rollback_on_timeout)
+	 * would let the next statement commit alone.  A round trip says.
+	 */
+	if (mysql_errno(x->conn[0]) != 0 &&
+	    mysql_query(x->conn[0], "DO 0") != 0) {
+		sx_set_error(x, s->no, "statements %" PRIu64 "-%" PRIu64
+		    ": ERROR %u (%s): %s", d->ord_first, s->no,
+		    mysql_errno(x->conn[0]), mysql_sqlstate(x->conn[0]),
+		    mysql_error(x->conn[0]));
+		(void)st_ordered_end(d, 0);
+		return -1;
+	}
 	/* the server ended it: what ran before s is undone, not committed */
 	if (!sx_in_transaction(x, 0)) {
 		sx_set_error(x, d->ord_first, "statements %" PRIu64 "-%" PRIu64
