@@ -16,7 +16,8 @@
  * tell whether it took effect, and --resume says so instead of guessing.
  * A unit writes the row in its transaction, before its COMMIT; a DML
  * barrier runs in a transaction of its own with the row; the input's own
- * BEGIN ... COMMIT writes it before its COMMIT.  Exactly once holds for
+ * BEGIN ... COMMIT writes it before its COMMIT (commit.c decides what is
+ * written when; this file writes and reads the row).  Exactly once holds for
  * transactional tables (InnoDB); a write to MyISAM or Aria is done when
  * its statement runs, whatever happens to the transaction.
  *
@@ -100,9 +101,10 @@ ckpt_set(struct buf *b, const char *col, const char *idcol, const char *mcol,
 /*
  * The UPDATE that records position pos and, if pend is not NULL, pend as
  * begun (checkpoint.c's header), then COMMIT if commit; run on m.
+ * commit.c says which point when (engine.h).
  */
-static int
-ckpt_update(struct sx *x, MYSQL *m, const struct sx_point *pos,
+int
+sx_ckpt_write(struct sx *x, MYSQL *m, const struct sx_point *pos,
     const struct sx_point *pend, int commit)
 {
 	struct buf	 b = BUF_INIT;
@@ -124,65 +126,6 @@ ckpt_update(struct sx *x, MYSQL *m, const struct sx_point *pos,
 		buf_adds(&b, ";COMMIT");
 	rc = b.err ? -1 : query(m, b.p, b.len);
 	buf_release(&b);
-	return rc;
-}
-
-/* p as position no (identity hash) alone: a statement stream's. */
-static void
-point_of(struct sx_point *p, uint64_t no, uint64_t hash)
-{
-	memset(p, 0, sizeof(*p));
-	p->no = p->top = no;
-	p->hash = hash;
-}
-
-int
-sx_ckpt_write(struct sx *x, MYSQL *m, uint64_t no, uint64_t hash,
-    uint64_t pend, uint64_t pend_hash, int commit)
-{
-	struct sx_point	 pos, pp;
-	int		 rc = 0;
-
-	if (x->o->checkpoint == NULL)
-		return commit ? (mysql_commit(m) == 0 ? 0 : -1) : 0;
-	point_of(&pos, no, hash);
-	point_of(&pp, pend, pend_hash);
-	if (x->by_frame) {
-		/* with the tables' marks that are committed */
-		pthread_mutex_lock(&x->mu);
-		if (sx_point(x, no, hash, NULL, &pos) == -1 || (pend != 0 &&
-		    sx_point(x, pend, pend_hash, NULL, &pp) == -1))
-			rc = -1;
-		pthread_mutex_unlock(&x->mu);
-	}
-	if (rc == 0)
-		rc = ckpt_update(x, m, &pos, pend != 0 ? &pp : NULL, commit);
-	sx_point_free(&pos);
-	sx_point_free(&pp);
-	return rc;
-}
-
-int
-sx_ckpt_write_unit(struct sx *x, MYSQL *m, const struct sx_unit *u,
-    int pending)
-{
-	struct sx_point	 pos, pp;
-	int		 rc = 0;
-
-	if (x->o->checkpoint == NULL)
-		return pending ? 0 : (mysql_commit(m) == 0 ? 0 : -1);
-	memset(&pp, 0, sizeof(pp));
-	pthread_mutex_lock(&x->mu);
-	if (pending)
-		rc = sx_point(x, 0, 0, NULL, &pos) == -1 ||
-		    sx_point(x, u->end_no, u->end_hash, u, &pp) == -1 ? -1 : 0;
-	else
-		rc = sx_point(x, u->end_no, u->end_hash, u, &pos);
-	pthread_mutex_unlock(&x->mu);
-	if (rc == 0)
-		rc = ckpt_update(x, m, &pos, pending ? &pp : NULL, 1);
-	sx_point_free(&pos);
-	sx_point_free(&pp);
 	return rc;
 }
 

@@ -102,23 +102,13 @@ int	 sx_defer_run(struct sx *, struct sx_deferred *, size_t n);
 void	 sx_report_deferred(struct sx *, const struct sx_deferred *d,
 	    size_t n);
 
-/* commit.c */
-/*
- * Run a rows unit on conn[c] as one transaction and commit it in its
- * turn (after every earlier unit); a unit of a table that is not
- * transactional (t->engine) runs alone, in autocommit.  *rows: rows
- * inserted, *warns: server warnings, for the caller to count once it has
- * committed.  0, or -1 with the error recorded and the unit failed
- * (rolled back).
- */
-int	 sx_rows_txn(struct sx *, int c, struct sx_unit *, uint64_t *rows,
-	    uint64_t *warns);
-
 /* bulk.c */
 /*
  * Load unit u's rows on conn[c] (bulk execute, or INSERT text where the
- * server has none), in the transaction open there; *rows and *warns as
- * sx_rows_txn().  0, or -1 with the error recorded.
+ * server has none), in the transaction open there (or in autocommit:
+ * a table that is not transactional); *rows inserted, *warns: server
+ * warnings, for the caller to count once it has committed.  0, or -1
+ * with the error recorded.
  */
 int	 sx_rows_load(struct sx *, int c, struct sx_unit *u, uint64_t *rows,
 	    uint64_t *warns);

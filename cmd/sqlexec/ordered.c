@@ -25,8 +25,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "engine.h"
 #include "stmts.h"
 
 /* May s join a transaction of ordered INSERTs?  1, 0, or -1. */
@@ -50,21 +50,14 @@ static int
 begin(struct dispatch *d, const struct rp_stmt *s)
 {
 	struct sx	*x = d->x;
-	struct buf	 b = BUF_INIT;
 
 	st_unit_close(d);
 	st_cool_all(d);
 	if (sx_drain(x) == -1)
 		return -1;
 	st_done(x, s->no - 1, d->prev_hash);
-	if (mysql_query(x->conn[0], "START TRANSACTION") != 0) {
-		sx_where(&b, s->no, s->line, NULL);
-		sx_set_error(x, s->no, "%s: START TRANSACTION: ERROR %u (%s): "
-		    "%s", b.p, mysql_errno(x->conn[0]),
-		    mysql_sqlstate(x->conn[0]), mysql_error(x->conn[0]));
-		buf_release(&b);
+	if (sx_group_begin(x, s) == -1)
 		return -1;
-	}
 	pthread_mutex_lock(&x->mu);
 	d->ord_rows = x->rows;
 	pthread_mutex_unlock(&x->mu);
@@ -84,7 +77,7 @@ st_ordered(struct dispatch *d, const struct rp_stmt *s, int ordered)
 	if (d->ord_first == 0 && begin(d, s) == -1)
 		return -1;
 	d->ord_last = s->no;
-	if (sx_exec_one(x, 0, s, 1) == -1) {
+	if (sx_group_stmt(x, s) == -1) {
 		(void)st_ordered_end(d, 0);
 		return -1;
 	}
@@ -122,39 +115,17 @@ int
 st_ordered_end(struct dispatch *d, int commit)
 {
 	struct sx	*x = d->x;
-	struct sx_unit	 u;
-	struct buf	 b = BUF_INIT;
-	MYSQL		*m;
-	int		 rc = 0;
+	int		 rc;
 
 	if (d->ord_first == 0)
 		return 0;
-	m = x->conn[0];
-	buf_addf(&b, "statements %" PRIu64 "-%" PRIu64, d->ord_first,
-	    d->ord_last);
-	if (!commit) {
-		(void)sx_rollback(x, m, d->ord_first, b.p);
+	/* the checkpoint and COMMIT, or ROLLBACK: commit.c (engine.h) */
+	rc = sx_group_end(x, d->ord_first, d->ord_last, d->ord_hash, commit);
+	if (!commit || rc == -1) {
 		pthread_mutex_lock(&x->mu);
 		x->rows = d->ord_rows;	/* only what is committed counts */
 		pthread_mutex_unlock(&x->mu);
-	} else if (sx_ckpt_write(x, m, d->ord_last, d->ord_hash, 0, 0, 1)
-	    != 0) {
-		memset(&u, 0, sizeof(u));
-		u.end_no = d->ord_last;
-		u.end_hash = d->ord_hash;
-		sx_commit_failed(x, m, &u, b.p, "its COMMIT");
-		buf_reset(&b);
-		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64
-		    ": ERROR %u (%s): %s", d->ord_first, d->ord_last,
-		    mysql_errno(m), mysql_sqlstate(m), mysql_error(m));
-		sx_set_error(x, d->ord_first, "%s", b.p);
-		pthread_mutex_lock(&x->mu);
-		x->rows = d->ord_rows;
-		pthread_mutex_unlock(&x->mu);
-		rc = -1;
-	} else
-		st_done(x, d->ord_last, d->ord_hash);
-	buf_release(&b);
+	}
 	d->ord_first = 0;
 	return rc;
 }

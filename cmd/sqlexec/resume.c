@@ -23,7 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <errmsg.h>
 #include <xxhash.h>
 
 #include "sqlexec.h"
@@ -288,30 +287,32 @@ sx_point(const struct sx *x, uint64_t no, uint64_t hash,
 }
 
 void
-sx_commit_failed(struct sx *x, MYSQL *m, const struct sx_unit *u,
-    const char *what, const char *lost)
+sx_commit_failed(struct sx *x, const struct sx_unit *u, const char *what,
+    const char *lost, const char *msg, unsigned e)
 {
-	struct sx_unit	*d;
-	unsigned	 e = mysql_errno(m);
+	struct sx_point	 q, *d = NULL;
 
-	if (x->o->checkpoint != NULL || e < CR_MIN_ERROR || e > CR_MAX_ERROR)
-		return;			/* the server said no: not committed */
-	if ((d = calloc(1, sizeof(*d))) == NULL)
-		return;
-	d->seq = u->seq;
-	d->end_no = u->end_no;
-	d->end_hash = u->end_hash;
-	d->has_mark = u->has_mark;
-	d->mark = u->mark;
-	d->mark_hash = u->mark_hash;
+	if (x->o->checkpoint != NULL)
+		return;			/* the row commits with u: it tells */
+	memset(&q, 0, sizeof(q));
 	pthread_mutex_lock(&x->mu);
-	/* one unit only can be in doubt: later ones wait for its turn */
-	if (x->doubt == NULL && asprintf(&x->doubt_what, "%s: %s got "
-	    "no answer (%s (%u))", what, lost, mysql_error(m), e) != -1) {
+	/*
+	 * The point with u, now: one unit only can be in doubt, later ones
+	 * wait for its turn.  One allocation, marks after it: free(3).
+	 */
+	if (x->doubt == NULL && sx_point(x, u->end_no, u->end_hash, u,
+	    &q) == 0 && (d = malloc(sizeof(*d) + q.n * sizeof(*q.m))) !=
+	    NULL && asprintf(&x->doubt_what, "%s: %s got no answer (%s "
+	    "(%u))", what, lost, msg, e) != -1) {
+		*d = q;
+		d->m = (struct sx_mark *)(d + 1);
+		if (q.n > 0)
+			memcpy(d->m, q.m, q.n * sizeof(*q.m));
 		x->doubt = d;
 		d = NULL;
 	}
 	pthread_mutex_unlock(&x->mu);
+	sx_point_free(&q);
 	free(d);
 }
 
@@ -459,33 +460,16 @@ point_token(const struct sx *x, struct buf *b, const struct sx_point *p)
 static void
 print_doubt(struct sx *x, const struct sx_point *p)
 {
-	struct sx_point	 q;
 	struct buf	 with = BUF_INIT, without = BUF_INIT;
-	int		 rc;
 
-	pthread_mutex_lock(&x->mu);
-	if (x->by_frame)
-		rc = sx_point(x, x->doubt->end_no, x->doubt->end_hash,
-		    x->doubt, &q);
-	else {
-		rc = 0;
-		memset(&q, 0, sizeof(q));
-		q.no = q.top = x->doubt->end_no;
-		q.hash = x->doubt->end_hash;
-	}
-	pthread_mutex_unlock(&x->mu);
-	if (rc == 0) {
-		point_token(x, &with, &q);
-		if (p->top > 0)
-			point_token(x, &without, p);
-		sx_report(x, "%s: the server may have committed it or not: if "
-		    "the target holds its rows, resume with --skip-to %s; if "
-		    "not, %s%s (with --checkpoint the target records which)",
-		    x->doubt_what, with.p, p->top > 0 ? "with --skip-to " :
-		    "run the same input again", p->top > 0 ? without.p : "");
-	} else
-		sx_report(x, "out of memory: no resume point can be said");
-	sx_point_free(&q);
+	point_token(x, &with, x->doubt);
+	if (p->top > 0)
+		point_token(x, &without, p);
+	sx_report(x, "%s: the server may have committed it or not: if the "
+	    "target holds its rows, resume with --skip-to %s; if not, %s%s "
+	    "(with --checkpoint the target records which)", x->doubt_what,
+	    with.p, p->top > 0 ? "with --skip-to " : "run the same input "
+	    "again", p->top > 0 ? without.p : "");
 	buf_release(&with);
 	buf_release(&without);
 }

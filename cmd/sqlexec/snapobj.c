@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "snap.h"
 #include "quote.h"
 
@@ -208,17 +209,6 @@ ld_session(struct loader *l)
 	return ld_run_stmt(l, &os);
 }
 
-/* A failed checkpoint write on connection 1 (--checkpoint): recorded. */
-static int
-ckpt_error(struct loader *l, const struct frame *f)
-{
-	MYSQL	*m = l->x->conn[0];
-
-	return ld_frame_error(l, f, "checkpoint %s: ERROR %u (%s): %s",
-	    l->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
-	    mysql_error(m));
-}
-
 /*
  * --defer-indexes: once every row before is in, add the deferred
  * indexes, one ALTER per table, in parallel.  0 or -1 (recorded).
@@ -335,13 +325,38 @@ out:
 	return rc;
 }
 
+struct object_arg {
+	struct loader	*l;
+	const struct frame *f;
+	struct rp_object *ob;
+	int		 created;	/* its statements ran */
+};
+
+/* sx_barrier_ddl()'s work: the object's statements (ld_run_stmt()). */
+static int
+run_object(void *arg)
+{
+	struct object_arg *a = arg;
+	const char	*why;
+
+	if (objsql_object(a->l->objs, a->ob, ld_run_stmt, a->l) == 0) {
+		a->created = 1;
+		return 0;
+	}
+	why = objsql_errstr(a->l->objs);
+	if (*why != '\0')
+		ld_frame_error(a->l, a->f, "%s", why);
+	return -1;
+}
+
 int
 ld_object(struct loader *l, const struct frame *f)
 {
 	struct rp_object ob, create;
-	struct buf	 ddl = BUF_INIT;
-	const char	*why, *schema, *eng;
-	int		 rc = -1, created = 0;
+	struct object_arg oa = { NULL, NULL, NULL, 0 };
+	struct buf	 ddl = BUF_INIT, where = BUF_INIT;
+	const char	*schema, *eng;
+	int		 rc = -1;
 
 	if (dec_object(f, &ob) == -1)
 		return ld_frame_error(l, f, "corrupt object frame");
@@ -374,27 +389,15 @@ ld_object(struct loader *l, const struct frame *f)
 	    defer_table(l, &ob, &create, &ddl) == -1)
 		goto out;
 	l->nconn = 1;
-	/* DDL commits on its own: pending while it runs (checkpoint.c) */
-	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
-	    f->seq - 1, l->prev_hash, f->seq, l->hash, 1) == -1) {
-		ckpt_error(l, f);
+	/* DDL commits on its own: pending while it runs (commit.c) */
+	oa.l = l;
+	oa.f = f;
+	oa.ob = &create;
+	buf_addf(&where, "frame %" PRIu64 " at offset %" PRIu64, f->seq,
+	    f->offset);
+	if (sx_barrier_ddl(l->x, f->seq, l->prev_hash, l->hash, run_object,
+	    &oa, where.p) == -1)
 		goto out;
-	}
-	if (objsql_object(l->objs, &create, ld_run_stmt, l) == -1) {
-		why = objsql_errstr(l->objs);
-		if (*why != '\0')
-			ld_frame_error(l, f, "%s", why);
-		goto out;
-	}
-	created = 1;
-	if (l->o->checkpoint != NULL && sx_ckpt_write(l->x, l->x->conn[0],
-	    f->seq, l->hash, 0, 0, 1) == -1) {
-		ckpt_error(l, f);
-		goto out;
-	}
-	pthread_mutex_lock(&l->x->mu);
-	sx_done(l->x, f->seq, l->hash);
-	pthread_mutex_unlock(&l->x->mu);
 	/* its engine, while nothing runs: for its rows (table_engine()) */
 	if (ob.kind == OBJ_TABLE || ob.kind == OBJ_SEQUENCE ||
 	    ob.kind == OBJ_VIEW) {
@@ -412,12 +415,13 @@ ld_object(struct loader *l, const struct frame *f)
 	rc = 0;
 out:
 	/* not created: no table is left without its deferred indexes */
-	if (rc != 0 && !created && l->ndefer > 0 &&
+	if (rc != 0 && !oa.created && l->ndefer > 0 &&
 	    l->defer[l->ndefer - 1].frame == f->seq) {
 		l->ndefer--;
 		free(l->defer[l->ndefer].table);
 		free(l->defer[l->ndefer].sql);
 	}
 	buf_release(&ddl);
+	buf_release(&where);
 	return rc;
 }

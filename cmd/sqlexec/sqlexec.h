@@ -182,6 +182,8 @@ struct sx_error {
 };
 
 struct sx_intr;
+struct sx_exec;
+struct sx_point;
 
 struct sx {
 	const struct sx_opts *o;
@@ -197,6 +199,7 @@ struct sx {
 	struct sx_bulk	*bulk;		/* per connection (bulk.c), or NULL */
 	struct sx_lit	*lit;		/* per connection (lit.c), or NULL */
 	struct sx_order	*order;		/* the serial order (order.c), or NULL */
+	const struct sx_exec *ex;	/* the executor (engine.h) */
 	int		 by_frame;	/* positions are frames (load.c) */
 	struct sx_engine *eng;		/* engines known (nontx.c), dispatcher's */
 	size_t		 neng;
@@ -221,7 +224,8 @@ struct sx {
 	uint64_t	 top_hash;	/* the input's identity up to top_no */
 	int		 ckpt_old;	/* the checkpoint's row has no marks */
 	int		 marks_lost;	/* out of memory: no exact point */
-	struct sx_unit	*doubt;		/* its COMMIT got no answer (resume.c) */
+	struct sx_point	*doubt;		/* the point with the work whose COMMIT
+					   got no answer (resume.c), or NULL */
 	char		*doubt_what;	/* "statements 5-9", its error */
 	struct sx_mark	*pend_marks;	/* --resume: the pending point's */
 	size_t		 npend_marks;
@@ -547,17 +551,17 @@ int	 sx_point(const struct sx *, uint64_t no, uint64_t hash,
 	    const struct sx_unit *u, struct sx_point *p);
 void	 sx_point_free(struct sx_point *);
 /*
- * The COMMIT of unit u on m (with --checkpoint, the row's UPDATE and
- * COMMIT) failed; what names u ("statements 5-9").  A client error (the
- * connection lost, its socket shut down: CR_*) leaves unknown whether
- * the server committed u: without --checkpoint, the resume line then
- * names both points, with u and without it (sx_print_resume()).  With
- * --checkpoint the row, which commits with u, tells --resume.  lost
- * says what got no answer: "its COMMIT", or for a statement that runs
- * alone in autocommit (a barrier: sx_exec_one()) "the statement".
+ * The COMMIT of unit u (with --checkpoint, the row's UPDATE and COMMIT)
+ * got no answer (msg, error number e: the connection lost, its socket
+ * shut down), so whether the server committed u is unknown (commit.c
+ * decides, engine.h); what names u ("statements 5-9").  Without
+ * --checkpoint, the resume line then names both points, with u and
+ * without it (sx_print_resume()); with it the row, which commits with
+ * u, tells --resume.  lost says what got no answer: "its COMMIT", or
+ * for a statement that runs alone in autocommit "the statement".
  */
-void	 sx_commit_failed(struct sx *, MYSQL *m, const struct sx_unit *u,
-	    const char *what, const char *lost);
+void	 sx_commit_failed(struct sx *, const struct sx_unit *u,
+	    const char *what, const char *lost, const char *msg, unsigned e);
 /* "TABLE=MARK,..." (nothing if n is 0) into b. */
 void	 sx_point_marks(struct buf *b, const struct sx_mark *m, size_t n);
 /* The token "fN[,TABLE=MARK...]:IDENTITY" into b. */
@@ -584,27 +588,18 @@ void	 sx_done(struct sx *, uint64_t no, uint64_t hash);
  * its identity from the row.  An unfinished run without --resume, a
  * pending statement, a missing row with --resume are errors.
  * sx_ckpt_input(): record the stream header's producer and source.
- * sx_ckpt_write(): on m, in its transaction, record position no (and a
- * pending statement if pend is not 0), then COMMIT if commit; without
- * --checkpoint only the COMMIT.  sx_ckpt_finish(): the run is complete.
- * All return 0, or -1 (sx_ckpt_write: the error is on m; the others
- * record it).
+ * sx_ckpt_write(): on m, in its transaction, record point pos (and pend
+ * as begun, NULL: none), then COMMIT if commit: the executor's ckpt
+ * operation (engine.h); only commit.c says what to write when.
+ * sx_ckpt_finish(): the run is complete.  All return 0, or -1
+ * (sx_ckpt_write: the error is on m; the others record it).
  */
 int	 sx_ckpt_name(const char *);
 int	 sx_ckpt_open(struct sx *, struct sx_opts *);
 int	 sx_ckpt_input(struct sx *, const struct rp_kv *hdr);
-int	 sx_ckpt_write(struct sx *, MYSQL *m, uint64_t no, uint64_t hash,
-	    uint64_t pend, uint64_t pend_hash, int commit);
+int	 sx_ckpt_write(struct sx *, MYSQL *m, const struct sx_point *pos,
+	    const struct sx_point *pend, int commit);
 int	 sx_ckpt_finish(struct sx *, uint64_t no, uint64_t hash);
-/*
- * sx_ckpt_write() for rows unit u, from the resume point of what is
- * committed (sx_point()): with pending 0, the point once u commits, then
- * COMMIT; with pending 1 (u is not transactional and about to run), the
- * point now and u's as pending, committed at once.  Without --checkpoint
- * only the COMMIT (pending 0).  0, or -1 (the error is on m).
- */
-int	 sx_ckpt_write_unit(struct sx *, MYSQL *m, const struct sx_unit *u,
-	    int pending);
 
 /*
  * nontx.c: tables that are not transactional (MyISAM, Aria, MEMORY...).

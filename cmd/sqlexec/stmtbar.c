@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <errmsg.h>
 
+#include "engine.h"
 #include "stmts.h"
 #include "lit.h"
 
@@ -28,21 +28,6 @@ st_input_txn_rollback(struct sx *x, uint64_t no)
 	snprintf(what, sizeof(what), "the transaction begun by statement %"
 	    PRIu64, no);
 	return sx_rollback(x, x->conn[0], no, what);
-}
-
-/* A failed checkpoint write for statement s: recorded, -1. */
-static int
-ckpt_error(struct dispatch *d, const struct rp_stmt *s, MYSQL *m)
-{
-	struct buf	 b = BUF_INIT;
-
-	sx_where(&b, s->no, s->line, NULL);
-	sx_set_error(d->x, s->no, "%s: checkpoint %s: ERROR %u (%s): %s", b.p,
-	    d->o->checkpoint, mysql_errno(m), mysql_sqlstate(m),
-	    mysql_error(m));
-	(void)sx_rollback(d->x, m, s->no, b.p);
-	buf_release(&b);
-	return -1;
 }
 
 /*
@@ -89,62 +74,6 @@ wrote(struct sx *x, const struct rp_stmt *s)
 	buf_release(&b);
 }
 
-/*
- * st_barrier() with --checkpoint, on connection 1, everything before s
- * committed.  DML runs in a transaction with the checkpoint row; anything
- * else (DDL commits on its own) is recorded as pending while it runs, so
- * that a stop in the middle is not mistaken for either outcome.
- */
-static int
-barrier_checkpointed(struct dispatch *d, const struct rp_stmt *s)
-{
-	struct sx	*x = d->x;
-	MYSQL		*m = x->conn[0];
-	struct buf	 b = BUF_INIT;
-	int		 rc, ran;
-
-	/* A write to a MyISAM table is done when it runs: as DDL. */
-	if (st_transactional(s) && x->engine == NULL) {
-		if (mysql_query(m, "START TRANSACTION") != 0)
-			return ckpt_error(d, s, m);
-		if (sx_exec_one(x, 0, s, 1) == -1) {
-			sx_where(&b, s->no, s->line, NULL);
-			(void)sx_rollback(x, m, s->no, b.p);
-			buf_release(&b);
-			return -1;
-		}
-		if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
-			return ckpt_error(d, s, m);
-		wrote(x, s);
-		st_done(x, s->no, d->hash);
-		return 0;
-	}
-	if (sx_ckpt_write(x, m, s->no - 1, d->prev_hash, s->no, d->hash,
-	    1) == -1)
-		return ckpt_error(d, s, m);
-	rc = sx_exec_one(x, 0, s, 0);
-	pthread_mutex_lock(&x->mu);
-	ran = x->done_no >= s->no;	/* --strict: it ran, with warnings */
-	pthread_mutex_unlock(&x->mu);
-	if (rc == -1 && ran)
-		(void)sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1);
-	/*
-	 * It did not run, or failed as a whole: no longer pending.  A write
-	 * to a table that is not transactional may have stopped part way:
-	 * it stays pending, for the user to decide.
-	 */
-	else if (rc == -1 && mysql_errno(m) < CR_MIN_ERROR &&
-	    x->engine == NULL)
-		(void)sx_ckpt_write(x, m, s->no - 1, d->prev_hash, 0, 0, 1);
-	if (rc == -1)
-		return -1;
-	if (sx_ckpt_write(x, m, s->no, d->hash, 0, 0, 1) == -1)
-		return ckpt_error(d, s, m);
-	wrote(x, s);
-	st_done(x, s->no, d->hash);
-	return 0;
-}
-
 /* Run a barrier or session statement once everything before is done. */
 int
 st_barrier(struct dispatch *d, const struct rp_stmt *s, int every,
@@ -168,23 +97,16 @@ st_barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	if (!every && st_transactional(s) &&
 	    st_stmt_engine(d, s, &x->engine) == -1)
 		return -1;
-	if (!every && d->o->checkpoint != NULL) {
-		rc = barrier_checkpointed(d, s);
-		x->engine = NULL;
-		return rc;
-	}
-	for (c = 0; c < (every ? x->nconn : 1); c++) {
-		if (sx_exec_one(x, c, s, 0) == -1) {
-			x->engine = NULL;
-			return -1;
-		}
-		if (every && sx_keep_unique_checks(x, c, s) == -1)
-			return -1;
-	}
+	rc = sx_barrier_stmt(x, s, d->prev_hash, d->hash,
+	    (every ? SX_BAR_EVERY : 0) | (st_transactional(s) ? SX_BAR_DML : 0));
 	x->engine = NULL;
+	if (rc == -1)
+		return -1;
+	for (c = 0; every && c < x->nconn; c++)
+		if (sx_keep_unique_checks(x, c, s) == -1)
+			return -1;
 	if (!every)
 		wrote(x, s);
-	st_done(x, s->no, d->hash);
 	return 0;
 }
 
@@ -207,37 +129,6 @@ st_go_serial(struct dispatch *d, const struct rp_stmt *s,
 	sx_where(&b, s->no, s->line, NULL);
 	sx_report(d->x, "%s: %s: from here on one connection", b.p, why);
 	buf_release(&b);
-}
-
-/*
- * --checkpoint inside the input's BEGIN ... COMMIT, on connection 1 in
- * that transaction, before (after == 0) and after statement s of kind k:
- * a COMMIT writes the position first, so that both commit together; a
- * statement that is not transactional writes itself as pending first (a
- * DDL's implicit commit then commits the row with the transaction); once
- * the transaction has ended otherwise (ROLLBACK, XA, a DDL), the position
- * is written and committed.
- */
-static int
-txn_checkpoint(struct dispatch *d, const struct rp_stmt *s, enum sx_txn k,
-    enum sx_action a, int after)
-{
-	MYSQL	*m = d->x->conn[0];
-	int	 plain_commit = k == TXN_COMMIT && !sx_is_xa(s);
-	int	 rc = 0;
-
-	if (!after && plain_commit)
-		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 0);
-	else if (!after && !st_transactional(s) && a != ACT_SESSION &&
-	    s->kind != STK_TRANSACTION)
-		rc = sx_ckpt_write(d->x, m, s->no - 1, d->prev_hash, s->no,
-		    d->hash, 0);
-	else if (after && d->txn == 0 && !plain_commit)
-		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 1);
-	else if (after && !st_transactional(s) && a != ACT_SESSION &&
-	    s->kind != STK_TRANSACTION)
-		rc = sx_ckpt_write(d->x, m, s->no, d->hash, 0, 0, 0);
-	return rc == -1 ? ckpt_error(d, s, m) : 0;
 }
 
 /* The input's transaction was rolled back: its rows are not counted. */
@@ -271,6 +162,8 @@ st_input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 			    (s->kind == STK_OTHER && sx_is_xa(s));
 	enum sx_txn	 k = txn ? sx_txn_kind(s) : TXN_OTHER;
 	struct buf	 b = BUF_INIT;
+	uint64_t	 begin;
+	int		 open, flags;
 
 	if (d->txn == 0 && !txn)
 		return 1;
@@ -315,6 +208,7 @@ st_input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 	if (a == ACT_SESSION)
 		st_go_serial(d, s, "a session statement inside the input's "
 		    "transaction");
+	begin = d->txn;
 	if (k == TXN_COMMIT || k == TXN_ROLLBACK)
 		d->txn = 0;
 	if (d->o->dry_run) {
@@ -322,29 +216,20 @@ st_input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 		    "ends the input's transaction", "");
 		return 0;
 	}
-	if (d->o->checkpoint != NULL && txn_checkpoint(d, s, k, a, 0) == -1)
+	open = d->txn != 0;
+	flags = (k == TXN_COMMIT && !sx_is_xa(s) ? SX_IN_COMMIT : 0) |
+	    (!st_transactional(s) && a != ACT_SESSION &&
+	    s->kind != STK_TRANSACTION ? SX_IN_NONTX : 0);
+	if (sx_input_stmt(x, s, d->prev_hash, d->hash, begin, flags,
+	    &open) == -1)
 		return -1;
-	if (sx_exec_one(x, 0, s, 1) == -1) {
-		/* A DDL that failed after its implicit commit: not pending. */
-		if (d->o->checkpoint != NULL && !st_transactional(s) &&
-		    mysql_errno(x->conn[0]) < CR_MIN_ERROR &&
-		    !sx_in_transaction(x, 0))
-			(void)sx_ckpt_write(x, x->conn[0], s->no - 1,
-			    d->prev_hash, 0, 0, 1);
-		return -1;
-	}
+	if (!open)
+		d->txn = 0;
 	if (a == ACT_SESSION && sx_keep_unique_checks(x, 0, s) == -1)
 		return -1;
 	/* rolled back: the summary counts the rows committed */
 	if (k == TXN_ROLLBACK)
 		st_txn_undone(d);
-	/* Ended, or ended implicitly (DDL, LOCK TABLES): all committed. */
-	if (d->txn != 0 && !sx_in_transaction(x, 0))
-		d->txn = 0;
-	if (d->o->checkpoint != NULL && txn_checkpoint(d, s, k, a, 1) == -1)
-		return -1;
-	if (d->txn == 0)
-		st_done(x, s->no, d->hash);
 	return 0;
 }
 

@@ -1,17 +1,16 @@
 /*
- * worker: sqlexec's connections and the threads that run units.
+ * worker: the threads that run units, and the production executor
+ * (engine.h's struct sx_exec over libmysqlclient) whose operations the
+ * commit protocol (commit.c) calls.
  *
  * A unit is sent as multi-statement round trips (CLIENT_MULTI_STATEMENTS,
  * MariaDB Connector/C mysql_next_result(3)): the server runs the
  * statements of a round trip in order and stops at the first error, so
- * counting the results tells which statement failed.  A unit runs inside
- * START TRANSACTION ... COMMIT, and commits only when every earlier unit
- * has committed (cv_commit), which keeps the committed statements a
- * prefix of the input.  Warnings: a statement's text is available only
- * while it is the last one run on its connection (SHOW WARNINGS), so a
- * unit whose warnings are wanted (the first few, or --strict) and came
- * from a statement inside a round trip is rolled back and run again one
- * statement per round trip.
+ * counting the results tells which statement failed.  Warnings: a
+ * statement's text is available only while it is the last one run on
+ * its connection (SHOW WARNINGS), so a unit whose warnings are wanted
+ * (the first few, or --strict) and came from a statement inside a round
+ * trip is rolled back and run again one statement per round trip.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +23,7 @@
 #include <mysqld_error.h>
 
 #include "lit.h"
+#include "engine.h"
 #include "load.h"
 
 static void
@@ -48,15 +48,6 @@ sx_in_transaction(struct sx *x, int c)
 {
 	return in_transaction(x->conn[c]);
 }
-
-/* What one run of a unit's statements gave. */
-struct pass {
-	uint64_t	 rows;		/* affected */
-	uint64_t	 warns;		/* warnings */
-	uint64_t	 lit;		/* statements run by bulk executes */
-	unsigned	 last_warn;	/* warnings of the round trip's last */
-	int		 mid_warn;	/* warnings of a statement before it */
-};
 
 /* Drain one result; count affected rows. */
 static void
@@ -86,7 +77,7 @@ take_result(struct sx *x, MYSQL *m, uint64_t *rows)
  */
 static size_t
 round_trip(struct sx *x, int c, struct sx_unit *u, size_t i, size_t j,
-    struct pass *p)
+    struct sx_pass *p)
 {
 	MYSQL		*m = x->conn[c];
 	const char	*q = u->text.p + u->st[i].off;
@@ -177,7 +168,7 @@ mismatch(struct sx *x, struct sx_unit *u, size_t i, size_t j)
  */
 static int
 run_statements(struct sx *x, int c, struct sx_unit *u, int single,
-    struct pass *p)
+    struct sx_pass *p)
 {
 	MYSQL	*m = x->conn[c];
 	size_t	 i = 0, j, k, bytes;
@@ -222,224 +213,143 @@ run_statements(struct sx *x, int c, struct sx_unit *u, int single,
 	return 0;
 }
 
-/* START TRANSACTION for u on m.  0, or -1 with the error recorded. */
-static int
-start_txn(struct sx *x, MYSQL *m, struct sx_unit *u)
-{
-	struct buf	 b = BUF_INIT;
-
-	if (mysql_query(m, "START TRANSACTION") == 0)
-		return 0;
-	sx_where(&b, u->st[0].no, u->st[0].line, NULL);
-	buf_adds(&b, ": START TRANSACTION: ");
-	add_server_error(&b, m);
-	sx_set_error(x, u->st[0].no, "%s", b.p);
-	buf_release(&b);
-	return -1;
-}
-
 /*
- * --force, after a failed statement: run the unit again one statement at
- * a time, each committed on its own, reporting and counting failures, as
- * mysql --force would; with --strict a statement with warnings is such a
- * failure and is rolled back.  0, or -1 with the error recorded.
+ * The executor's work (engine.h): unit u in the transaction open on
+ * conn[c]: its rows (bulk.c), or its statements: INSERTs of literals
+ * through bulk executes (lit.c), or as text.
  */
 static int
-replay(struct sx *x, int c, struct sx_unit *u, struct pass *p,
-    uint64_t *failed)
+unit_work(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 {
-	MYSQL	*m = x->conn[c];
-	struct buf b = BUF_INIT;
-	uint64_t rows;
-	size_t	 k, r;
-	int	 undo, rc;
+	int	 rc;
 
-	for (k = 0; k < u->n; k++) {
-		/* so that a warning can be undone, or the checkpoint go with */
-		if ((x->o->strict || x->o->checkpoint != NULL) &&
-		    start_txn(x, m, u) == -1)
-			return -1;
-		rows = p->rows;
-		r = round_trip(x, c, u, k, k + 1, p);
-		if (r == RT_STOPPED)
-			return -1;
-		if (r == RT_MISMATCH) {
-			mismatch(x, u, k, k + 1);
-			return -1;
-		}
-		undo = 0;
-		if (r != k + 1 && mysql_errno(m) != ER_EMPTY_QUERY) {
-			if (sx_fatal_errno(mysql_errno(m))) {
-				report_stmt(x, u, k, m, 0);
-				return -1;
-			}
-			report_stmt(x, u, k, m, 1);
-			(*failed)++;
-		} else if (p->last_warn > 0 && sx_warn_wanted(x) &&
-		    warn_stmt(x, m, u, k, p->last_warn) == 1) {
-			/* --strict --force: a failed statement, undone */
-			p->warns -= p->last_warn;
-			p->rows = rows;
-			(*failed)++;
-			undo = 1;
-		}
-		if (undo) {
-			sx_where(&b, u->st[k].no, u->st[k].line, NULL);
-			rc = sx_rollback(x, m, u->st[k].no, b.p);
-			buf_release(&b);
-			if (rc == 1)
-				return -1;	/* recorded */
-		} else
-			rc = k + 1 < u->n ? sx_ckpt_write(x, m, u->st[k].no,
-			    u->st[k].hash, 0, 0, 1) : sx_ckpt_write(x, m,
-			    u->end_no, u->end_hash, 0, 0, 1);
-		if (rc != 0) {
-			report_stmt(x, u, k, m, 0);
-			return -1;
-		}
-		/* committed: a stop after it resumes after it */
-		pthread_mutex_lock(&x->mu);
-		if (k + 1 < u->n)
-			sx_done(x, u->st[k].no, u->st[k].hash);
-		pthread_mutex_unlock(&x->mu);
-	}
-	return 0;
-}
-
-static int	run_txn(struct sx *, int, struct sx_unit *, struct pass *,
-		    uint64_t *);
-
-/* The tables a committed unit wrote to (sx_wrote()); x->mu held. */
-static void
-unit_tables(struct sx *x, const struct sx_unit *u)
-{
-	const char	*last = NULL, *t;
-	size_t		 k;
-
-	if (u->rows != NULL) {
-		sx_wrote(x, u->rows->t->name);
-		return;
-	}
-	for (k = 0; k < u->n; k++) {
-		if (u->st[k].ctx == SX_NOCTX)
-			continue;
-		t = u->ctx.p + u->st[k].ctx;
-		if (last == NULL || strcmp(last, t) != 0)
-			sx_wrote(x, t);
-		last = t;
-	}
-}
-
-static void
-run_unit(struct sx *x, int c, struct sx_unit *u)
-{
-	MYSQL		*m = x->conn[c];
-	struct pass	 p;
-	uint64_t	 failed = 0;
-	size_t		 bytes;
-	int		 stopped, rc;
-
-	pthread_mutex_lock(&x->mu);
-	stopped = x->stop_seq <= u->seq;
-	pthread_mutex_unlock(&x->mu);
-	if (stopped)
-		return;
-	memset(&p, 0, sizeof(p));
-	if (u->bulk && !x->o->keep_checks)
-		(void)mysql_query(m, "SET SESSION unique_checks=0");
 	if (u->rows != NULL)
-		rc = sx_rows_txn(x, c, u, &p.rows, &p.warns);
-	else
-		rc = run_txn(x, c, u, &p, &failed);
-	if (u->bulk && !x->o->keep_checks)
-		(void)mysql_query(m, "SET SESSION unique_checks=1");
-	if (rc == -1)
-		return;
-	/* bytes: of statement text, or of the rows' frames */
-	bytes = u->rows != NULL ? u->rows->data.len :
-	    u->text.len - 3 * (u->n - 1);
-	/* done with m: from here on the dispatcher may use it */
-	pthread_mutex_lock(&x->mu);
-	x->committed_seq = u->seq;
-	sx_done(x, u->end_no, u->end_hash);
-	sx_mark(x, u);
-	unit_tables(x, u);
-	x->nstmts += u->n;
-	x->nfailed += failed;
-	x->rows += p.rows;
-	x->nwarnings += p.warns;
-	x->nlit += p.lit;
-	x->bytes += bytes;
-	pthread_cond_broadcast(&x->cv_commit);
-	pthread_mutex_unlock(&x->mu);
-	if (x->prog != NULL)
-		progress_add(x->prog, u->n, p.rows, bytes);
-}
-
-/* run_unit(): the transaction.  0: committed, -1: not (error recorded). */
-static int
-run_txn(struct sx *x, int c, struct sx_unit *u, struct pass *p,
-    uint64_t *failedp)
-{
-	MYSQL		*m = x->conn[c];
-	struct buf	 b = BUF_INIT;
-	int		 rc;
-
-	if (start_txn(x, m, u) == -1) {
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	/* INSERTs of literals through bulk executes (lit.c), or as text */
+		return sx_rows_load(x, c, u, &p->rows, &p->warns);
 	rc = x->lit != NULL ? sx_lit_unit(x, c, u, &p->rows, &p->warns,
 	    &p->lit) : 1;
 	if (rc == 1 && (rc = run_statements(x, c, u, 0, p)) == 2) {
 		/* Warnings whose text is wanted: one statement a round trip. */
 		memset(p, 0, sizeof(*p));
-		rc = sx_unit_rollback(x, m, u) == -1 ||
-		    start_txn(x, m, u) == -1 ? -1 :
+		rc = sx_unit_rollback(x, x->conn[c], u) == -1 ||
+		    sx_unit_begin(x, c, u) == -1 ? -1 :
 		    run_statements(x, c, u, 1, p);
 	}
-	if (rc == -1) {
-		(void)sx_unit_rollback(x, m, u);
-		sx_fail_unit(x, u);
+	return rc;
+}
+
+/*
+ * The executor's work_one (engine.h): --force replays u's statement k
+ * alone, as mysql --force would; with --strict a statement with
+ * warnings is a failure, to be undone (1).
+ */
+static int
+unit_work_one(struct sx *x, int c, struct sx_unit *u, size_t k,
+    struct sx_pass *p)
+{
+	MYSQL		*m = x->conn[c];
+	uint64_t	 rows = p->rows;
+	size_t		 r;
+
+	r = round_trip(x, c, u, k, k + 1, p);
+	if (r == RT_STOPPED)
+		return -1;
+	if (r == RT_MISMATCH) {
+		mismatch(x, u, k, k + 1);
 		return -1;
 	}
-	/* --force: replayed below, unless the ROLLBACK left rows behind */
-	if (rc == 1 && sx_unit_rollback(x, m, u) == -1) {
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	if (!sx_wait_turn(x, u)) {
-		(void)sx_unit_rollback(x, m, u);
-		return -1;
-	}
-	if (rc == 1) {
-		memset(p, 0, sizeof(*p));
-		if (replay(x, c, u, p, failedp) == -1) {
-			/* what it committed before it stopped counts */
-			pthread_mutex_lock(&x->mu);
-			x->rows += p->rows;
-			x->nwarnings += p->warns;
-			x->nfailed += *failedp;
-			pthread_mutex_unlock(&x->mu);
-			sx_fail_unit(x, u);
+	if (r != k + 1 && mysql_errno(m) != ER_EMPTY_QUERY) {
+		if (sx_fatal_errno(mysql_errno(m))) {
+			report_stmt(x, u, k, m, 0);
 			return -1;
 		}
-	} else if (sx_ckpt_write(x, m, u->end_no, u->end_hash, 0, 0, 1) != 0) {
-		buf_addf(&b, "statements %" PRIu64 "-%" PRIu64, u->st[0].no,
-		    u->st[u->n - 1].no);
-		sx_commit_failed(x, m, u, b.p, "its COMMIT");
-		buf_reset(&b);
-		buf_addf(&b, "commit of statements %" PRIu64 "-%" PRIu64 ": ",
-		    u->st[0].no, u->st[u->n - 1].no);
-		add_server_error(&b, m);
-		sx_set_error(x, u->st[0].no, "%s", b.p);
-		buf_release(&b);
-		sx_fail_unit(x, u);
-		return -1;
+		report_stmt(x, u, k, m, 1);
+		p->failed++;
+		return 0;
+	}
+	if (p->last_warn > 0 && sx_warn_wanted(x) &&
+	    warn_stmt(x, m, u, k, p->last_warn) == 1) {
+		/* --strict --force: a failed statement, undone */
+		p->warns -= p->last_warn;
+		p->rows = rows;
+		p->failed++;
+		return 1;
 	}
 	return 0;
 }
+
+static int
+ex_begin(struct sx *x, int c)
+{
+	return mysql_query(x->conn[c], "START TRANSACTION") == 0 ? 0 : -1;
+}
+
+static void
+ex_unique_checks(struct sx *x, int c, int on)
+{
+	(void)mysql_query(x->conn[c], on ? "SET SESSION unique_checks=1" :
+	    "SET SESSION unique_checks=0");
+}
+
+static int
+ex_ckpt(struct sx *x, int c, const struct sx_point *pos,
+    const struct sx_point *pend, int commit)
+{
+	return sx_ckpt_write(x, x->conn[c], pos, pend, commit);
+}
+
+static int
+ex_commit(struct sx *x, int c)
+{
+	return mysql_commit(x->conn[c]) == 0 ? 0 : -1;
+}
+
+static int
+ex_rollback(struct sx *x, int c, uint64_t no, const char *what)
+{
+	return sx_rollback(x, x->conn[c], no, what);
+}
+
+static int
+ex_in_txn(struct sx *x, int c)
+{
+	return in_transaction(x->conn[c]);
+}
+
+/*
+ * A client error (CR_*: the connection lost or its socket shut down,
+ * the answer never read) leaves unknown what the server did.
+ */
+static enum sx_fault
+ex_fault(struct sx *x, int c, struct sx_err *e)
+{
+	MYSQL		*m = x->conn[c];
+	unsigned	 n = mysql_errno(m);
+
+	if (e != NULL) {
+		e->no = n;
+		e->state = mysql_sqlstate(m);
+		e->msg = mysql_error(m);
+	}
+	if (n >= CR_MIN_ERROR && n <= CR_MAX_ERROR)
+		return SX_LOST;
+	if (n >= CER_MIN_ERROR && n <= CER_MAX_ERROR)
+		return SX_CLIENT;
+	return SX_REFUSED;
+}
+
+const struct sx_exec sx_exec_mysql = {
+	.begin = ex_begin,
+	.work = unit_work,
+	.work_one = unit_work_one,
+	.stmt = sx_exec_one,
+	.unique_checks = ex_unique_checks,
+	.ckpt = ex_ckpt,
+	.commit = ex_commit,
+	.rollback = ex_rollback,
+	.in_txn = ex_in_txn,
+	.turn = sx_wait_turn,
+	.fault = ex_fault,
+};
 
 struct worker_arg {
 	struct sx	*x;
@@ -469,7 +379,7 @@ worker(void *arg)
 		pthread_cond_broadcast(&x->cv_space);
 		pthread_mutex_unlock(&x->mu);
 		large = u->large;
-		run_unit(x, c, u);
+		sx_unit_run(x, c, u);
 		sx_unit_free(u);
 		if (large) {
 			/* its memory is back: another large unit may come */
@@ -488,6 +398,8 @@ sx_start_workers(struct sx *x)
 	struct worker_arg	*a;
 	int			 i, e;
 
+	if (x->ex == NULL)
+		x->ex = &sx_exec_mysql;
 	if ((x->tid = calloc(x->o->jobs, sizeof(*x->tid))) == NULL)
 		return -1;
 	for (i = 0; i < x->o->jobs; i++) {
@@ -578,29 +490,6 @@ strict_done(struct sx *x, MYSQL *m, const struct rp_stmt *s, int keep_txn,
 }
 
 /*
- * Statement s ran alone in autocommit (or with its own COMMIT) and the
- * connection was lost before its answer (a client error): the server may
- * have committed it.  The same doubt as a unit's lost COMMIT, and the
- * same resume line with both points (sx_commit_failed()).  Statement
- * streams only: a snapshot stream's barriers are its objects' DDL.
- */
-static void
-barrier_doubt(struct sx *x, MYSQL *m, const struct rp_stmt *s)
-{
-	struct sx_unit	 u;
-	struct buf	 b = BUF_INIT;
-
-	memset(&u, 0, sizeof(u));
-	pthread_mutex_lock(&x->mu);
-	u.end_no = s->no;
-	u.end_hash = x->at_hash;
-	pthread_mutex_unlock(&x->mu);
-	buf_addf(&b, "statement %" PRIu64, s->no);
-	sx_commit_failed(x, m, &u, b.p, "the statement");
-	buf_release(&b);
-}
-
-/*
  * A barrier or session statement on conn[c], alone, every result drained;
  * commits if the statement left a transaction open (the dump may have
  * said SET autocommit=0), unless keep_txn: a statement of the input's own
@@ -653,8 +542,6 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 		if (x->prog != NULL)
 			progress_add(x->prog, 1, rows, s->len);
 	}
-	if (rc == -1 && w == 0 && c == 0 && !keep_txn && !x->by_frame)
-		barrier_doubt(x, m, s);
 	if (rc == -1 && w == 0) {
 		buf_adds(&e, ": ");
 		add_server_error(&e, m);

@@ -1,0 +1,180 @@
+/*
+ * engine: sqlexec's commit protocol and the executor it runs over
+ * (commit.c; tests/unit/engine.c drives the same code through a fake
+ * executor, without a server).
+ *
+ * The invariant.  For any input kind (statement stream, snapshot stream,
+ * --input parts), any -j on either side, and any failure point (a cut, a
+ * damaged frame, a server error, SIGINT, SIGKILL, the server killed, the
+ * connection lost), the resume point and the checkpoint describe exactly
+ * the set of rows and statements that are committed, and resuming as
+ * printed loads everything else exactly once.  Non-transactional tables
+ * keep their rule: they run alone, are never replayed, and are named
+ * when pending (nontx.c).  The one thing a client cannot know is whether
+ * a COMMIT (or a statement in autocommit) whose answer was lost took
+ * effect: with --checkpoint the row, which commits with the work, tells
+ * --resume; without it the resume line names both points, with and
+ * without that work ("in doubt", sx_commit_failed()).
+ *
+ * The model.  Work comes in units (a statement stream's consecutive
+ * INSERTs, a snapshot stream's consecutive ROWS frames of one table) and
+ * barriers (everything else: alone, in order, once every unit before it
+ * has committed).  The dispatcher numbers units in input order
+ * (sx_push()); a worker runs unit u in a transaction of its own and
+ * commits it only in its turn, after units 1..u-1 (sx_wait_turn()), with
+ * the checkpoint row written in the same transaction, just before its
+ * COMMIT; a unit that fails stops the run and every later unit rolls
+ * back (sx_fail_unit()).  Committed work is therefore always units
+ * 1..committed_seq and the barriers between them, which resume.c turns
+ * into a point: a prefix N (statement streams), or N and each table's
+ * mark after it (snapshot streams, whose tables' frames interleave).
+ * The protocol, for each kind of work, is in commit.c alone:
+ *   unit:       begin, work, [turn], checkpoint + COMMIT | ROLLBACK
+ *   --force:    begin, work fails, ROLLBACK, turn, then each statement
+ *               alone: [begin], work, checkpoint + COMMIT
+ *   not transactional (rows of a MyISAM table): turn, checkpoint of the
+ *               unit as pending + COMMIT, work in autocommit, checkpoint
+ *   barrier:    autocommit; with --checkpoint a DML one in a transaction
+ *               with the row, any other pending while it runs (DDL
+ *               commits on its own)
+ *   the input's BEGIN ... COMMIT: its statements in order on connection
+ *               1, the row written before its COMMIT (sx_input_stmt()).
+ *
+ * Lock rule.  x->mu guards every field of struct sx after it (the queue,
+ * committed_seq, stop_seq, done_no/done_hash, marks, top_no, doubt, the
+ * counters); x->conn[c] belongs to whoever runs on it: the worker c
+ * while it holds a unit, the dispatcher (connection 1, barriers) only
+ * after sx_drain(); the executor's operations on c are called only by
+ * that owner, never with x->mu held.  committed_seq, done_no and the
+ * marks move only under x->mu, after the COMMIT, in unit order.
+ */
+#ifndef SQLEXEC_ENGINE_H
+#define SQLEXEC_ENGINE_H
+
+#include "sqlexec.h"
+
+/* What a failure on a connection means. */
+enum sx_fault {
+	SX_REFUSED,	/* the server answered with an error: not done */
+	SX_CLIENT,	/* the client gave up before sending: not done */
+	SX_LOST		/* sent, no answer: the server may have done it */
+};
+
+/* The last failure on a connection: valid until its next operation. */
+struct sx_err {
+	unsigned	 no;		/* server or client error number */
+	const char	*state;		/* SQLSTATE */
+	const char	*msg;
+};
+
+/* What a unit's work gave. */
+struct sx_pass {
+	uint64_t	 rows;		/* affected */
+	uint64_t	 warns;		/* warnings */
+	uint64_t	 lit;		/* statements run by bulk executes */
+	uint64_t	 failed;	/* --force: statements that failed */
+	unsigned	 last_warn;	/* (worker.c) the round trip's last's */
+	int		 mid_warn;	/* (worker.c) one before it had some */
+};
+
+/*
+ * The executor: every operation the commit protocol performs on
+ * connection c (x->ex; sx_start_workers() sets sx_exec_mysql, over
+ * libmysqlclient, where none is set).  Unless said otherwise each
+ * returns 0, or -1 with the failure on c (fault() says what it means).
+ */
+struct sx_exec {
+	int	(*begin)(struct sx *, int c);		/* START TRANSACTION */
+	/*
+	 * Unit u's work in the open transaction (its statements, or its
+	 * rows: u->rows), counted into *p.  0; 1 (--force) a statement
+	 * failed: roll back and replay; -1 failed, recorded (or
+	 * interrupted).
+	 */
+	int	(*work)(struct sx *, int c, struct sx_unit *u, struct sx_pass *p);
+	/*
+	 * --force: statement k of u alone.  0 it ran (or it failed, was
+	 * reported and counted in p->failed); 1 it ran but is to be undone
+	 * (--strict); -1 fatal, recorded.
+	 */
+	int	(*work_one)(struct sx *, int c, struct sx_unit *u, size_t k,
+		    struct sx_pass *p);
+	/* Statement s alone, committed unless keep_txn: sx_exec_one(). */
+	int	(*stmt)(struct sx *, int c, const struct rp_stmt *s,
+		    int keep_txn);
+	/* A bulk unit's session around it: SET unique_checks = on. */
+	void	(*unique_checks)(struct sx *, int c, int on);
+	/* The checkpoint row: position pos, pend (NULL: none), COMMIT. */
+	int	(*ckpt)(struct sx *, int c, const struct sx_point *pos,
+		    const struct sx_point *pend, int commit);
+	int	(*commit)(struct sx *, int c);
+	/* ROLLBACK, checked: sx_rollback()'s 0, 1 (not all undone), -1. */
+	int	(*rollback)(struct sx *, int c, uint64_t no, const char *what);
+	int	(*in_txn)(struct sx *, int c);	/* a transaction open? */
+	/* The turn wait (sx_wait_turn()): 1 commit now, 0 roll back. */
+	int	(*turn)(struct sx *, struct sx_unit *u);
+	/* The last failure on c, into *e (may be NULL), and its meaning. */
+	enum sx_fault (*fault)(struct sx *, int c, struct sx_err *e);
+};
+
+extern const struct sx_exec sx_exec_mysql;	/* worker.c */
+
+/*
+ * commit.c.  sx_unit_run(): unit u on connection c, the whole protocol
+ * (worker.c's threads call it); committed, it moves committed_seq, the
+ * resume point and the counters.  sx_unit_begin(): START TRANSACTION for
+ * u, 0 or -1 recorded (for an executor that must begin again).
+ */
+void	 sx_unit_run(struct sx *, int c, struct sx_unit *u);
+int	 sx_unit_begin(struct sx *, int c, struct sx_unit *u);
+/*
+ * Barrier statement s on connection 1, everything before it committed
+ * (statement streams, stmtbar.c).  prev_hash/hash: the input's identity
+ * up to s - 1 and s.  Flags: SX_BAR_DML (a transactional write: with
+ * --checkpoint in one transaction with the row), SX_BAR_EVERY (a session
+ * statement, run on each connection in turn: never checkpointed).  In
+ * autocommit, an answer lost on connection 1 leaves s in doubt.  Moves
+ * the resume point past s once it is committed.  0, or -1 recorded.
+ */
+#define SX_BAR_DML	1
+#define SX_BAR_EVERY	2
+int	 sx_barrier_stmt(struct sx *, const struct rp_stmt *s,
+	    uint64_t prev_hash, uint64_t hash, int flags);
+/*
+ * A snapshot stream's object at frame no (its DDL commits on its own):
+ * run(arg) on connection 1, pending in the checkpoint while it runs, and
+ * the resume point past it once done; where: "frame N at offset O" for
+ * errors.  0, or -1 recorded.
+ */
+int	 sx_barrier_ddl(struct sx *, uint64_t no, uint64_t prev_hash,
+	    uint64_t hash, int (*run)(void *), void *arg, const char *where);
+/*
+ * A statement of the input's own BEGIN ... COMMIT on connection 1.
+ * Flags: SX_IN_COMMIT (a plain COMMIT: the row goes before it, in its
+ * transaction), SX_IN_NONTX (DDL or a write that is not transactional:
+ * pending while it runs).  *open: the input's transaction is open; on
+ * return 0 if s ended it.  Moves the resume point past s once the
+ * transaction has ended.  A COMMIT whose answer was lost is in doubt.
+ * 0, or -1 recorded.
+ */
+#define SX_IN_COMMIT	1
+#define SX_IN_NONTX	2
+int	 sx_input_stmt(struct sx *, const struct rp_stmt *s,
+	    uint64_t prev_hash, uint64_t hash, uint64_t begin_no, int flags,
+	    int *open);
+/*
+ * A group of ordered statements in one transaction on connection 1
+ * (ordered.c's ordered INSERTs): sx_group_begin() once everything before is
+ * committed (sx_drain()), with its first statement s,
+ * sx_group_stmt() for each statement, in the transaction, then
+ * sx_group_end(): with commit, the checkpoint at no (identity hash) and
+ * COMMIT (in doubt if its answer is lost) and the resume point past no;
+ * else ROLLBACK.  first_no: the group's first statement, for messages.
+ * 0, or -1 recorded.
+ */
+int	 sx_group_begin(struct sx *, const struct rp_stmt *s);
+int	 sx_group_stmt(struct sx *, const struct rp_stmt *s);
+int	 sx_group_end(struct sx *, uint64_t first_no, uint64_t no,
+	    uint64_t hash, int commit);
+
+#endif
