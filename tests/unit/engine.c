@@ -1,16 +1,18 @@
 /*
- * Unit tests for sqlexec's resume model of snapshot streams (resume.c:
- * sx_done, sx_mark, sx_point, the token): interleaved streams of 2 to 4
- * tables, cut into units as load.c cuts them (consecutive ROWS frames of
- * one table, about commit_every bytes; a unit's prefix is the frame
- * before the first frame an open unit of another table holds), committed
- * in queue order as worker.c commits them whatever -j is.  A run fails
- * after every number of committed units (exhaustively for small streams,
- * at random points of large ones); then the point printed must describe
- * exactly the committed frames, and a resume from the token as parsed
- * (sx_token_parse) must load every other frame once, also when it fails
- * again.  The prefix alone (the point before #23) is shown not to be
- * exact on the same streams.  cmocka, TAP output.
+ * Unit tests for sqlexec's engine.  First its resume model of snapshot
+ * streams (resume.c: sx_done, sx_mark, sx_point, the token): interleaved
+ * streams of 2 to 4 tables, cut into units as load.c cuts them
+ * (consecutive ROWS frames of one table, about commit_every bytes; a
+ * unit's prefix is the frame before the first frame an open unit of
+ * another table holds), committed in queue order; the prefix alone (the
+ * point before #23) is shown not to be exact.  Then the real engine
+ * (commit.c, resume.c, worker.c's threads, -j 1 to 4) over a fake
+ * executor that fails at every operation of small generated streams and
+ * at random operations of large ones, statement streams and snapshot
+ * streams both, with and without --checkpoint: after each failure the
+ * point printed (or the checkpoint row) describes exactly what the fake
+ * server committed, and resuming from it commits everything else exactly
+ * once.  cmocka, TAP output.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -490,6 +492,899 @@ test_commit_in_doubt(void **state)
 	pthread_mutex_destroy(&x.mu);
 }
 
+/*
+ * The real engine over a fake executor.  commit.c (the protocol, the
+ * turns), resume.c (the point, the resume line) and worker.c's threads
+ * run as in production; the executor (engine.h) is a fake server that
+ * keeps, per connection, an open transaction of items (statement
+ * numbers, or frames) and a staged checkpoint row, applies them at
+ * COMMIT (in autocommit at once), and drops them at ROLLBACK or when the
+ * connection is lost.  One operation, by number, fails: the server
+ * refuses it, the connection is lost before it reaches the server, or
+ * after the server did it (its answer lost), or the run is interrupted
+ * there (SIGINT).  Then the point printed (or the checkpoint row, with
+ * --checkpoint; where it names two, the one the target shows) must
+ * describe exactly the items applied, and resuming from it must apply
+ * every other item exactly once.
+ */
+#include <signal.h>
+
+#include "../../cmd/sqlexec/engine.h"
+#include "../../cmd/sqlexec/load.h"
+
+enum how { H_REFUSED, H_LOST_BEFORE, H_LOST_AFTER, H_STOP, H_NHOW };
+
+#define FCONN	4
+#define MAXIT	(MAXF + 1)
+
+struct frow {				/* the checkpoint row */
+	uint64_t	 no, hash;
+	struct sx_mark	 m[8];
+	size_t		 n;
+	int		 pend;
+	uint64_t	 pno;
+	struct sx_mark	 pm[8];
+	size_t		 pn;
+};
+
+struct fconn {
+	int		 open;		/* in a transaction */
+	int		 dead;		/* lost: every operation fails */
+	int		*items;		/* of the open transaction */
+	int		 nitems;
+	int		 staged;	/* a row written in it */
+	struct frow	 row;
+	enum sx_fault	 fault;
+	unsigned	 errno_;
+};
+
+struct fake {
+	pthread_mutex_t	 mu;
+	const struct stream *s;		/* snapshot streams: frames' tables */
+	int		 applied[MAXIT];
+	struct frow	 row;		/* committed */
+	struct fconn	 c[FCONN];
+	long		 ops;		/* operations so far */
+	long		 fail_at;	/* the one to fail, 0: none */
+	enum how	 how;
+	struct sx	*x;
+};
+
+static struct fake F;
+
+/* Session statements (kind 3) of the statement stream: not items. */
+static int sess[MAXIT];
+
+static void
+fake_reset(const struct stream *s)
+{
+	int	 c;
+
+	for (c = 0; c < FCONN; c++)
+		free(F.c[c].items);
+	memset(&F, 0, sizeof(F));
+	pthread_mutex_init(&F.mu, NULL);
+	F.s = s;
+	for (c = 0; c < FCONN; c++) {
+		F.c[c].items = calloc(MAXIT, sizeof(int));
+		assert_non_null(F.c[c].items);
+	}
+}
+
+/* The connection is lost: the server rolls back what was open. */
+static void
+lose(struct fconn *k)
+{
+	k->dead = 1;
+	k->open = 0;
+	k->nitems = 0;
+	k->staged = 0;
+	k->fault = SX_LOST;
+	k->errno_ = 2013;
+}
+
+static void
+apply(struct fconn *k)
+{
+	int	 i;
+
+	for (i = 0; i < k->nitems; i++)
+		F.applied[k->items[i]]++;
+	if (k->staged)
+		F.row = k->row;
+	k->nitems = 0;
+	k->staged = 0;
+	k->open = 0;
+}
+
+/*
+ * Count an operation on c; the failure it is to have, or -1 for none.
+ * F.mu held.  An interrupt stops the run and kills the statement: a
+ * server error, nothing done.
+ */
+static int
+op(int c)
+{
+	struct fconn	*k = &F.c[c];
+
+	if (k->dead)
+		return H_LOST_BEFORE;
+	k->fault = SX_REFUSED;
+	k->errno_ = 0;
+	if (++F.ops != F.fail_at)
+		return -1;
+	if (getenv("ENGINE_TRACE") != NULL)
+		print_message("# op %ld on %d fails (%d)\n", F.ops, c, F.how);
+	if (F.how == H_STOP) {
+		pthread_mutex_unlock(&F.mu);
+		sx_interrupt(F.x, SIGINT);
+		pthread_mutex_lock(&F.mu);
+		k->errno_ = 1317;	/* ER_QUERY_INTERRUPTED */
+		return H_REFUSED;
+	}
+	if (F.how == H_REFUSED)
+		k->errno_ = 1205;	/* a lock wait timeout, say */
+	return F.how;
+}
+
+/* Items of unit u: its statements, or its table's frames. */
+static void
+add_unit(struct fconn *k, const struct sx_unit *u)
+{
+	uint64_t	 f;
+	size_t		 i;
+
+	if (u->rows == NULL) {
+		for (i = 0; i < u->n; i++)
+			k->items[k->nitems++] = (int)u->st[i].no;
+		return;
+	}
+	for (f = u->rows->first_frame; f <= u->rows->last_frame; f++)
+		if ((uint64_t)F.s->tab[f] == u->mark.table)
+			k->items[k->nitems++] = (int)f;
+}
+
+static int
+f_begin(struct sx *x, int c)
+{
+	struct fconn	*k = &F.c[c];
+	int		 h;
+
+	(void)x;
+	pthread_mutex_lock(&F.mu);
+	if ((h = op(c)) == H_LOST_BEFORE || h == H_LOST_AFTER)
+		lose(k);
+	else if (h == -1) {
+		apply(k);	/* START TRANSACTION commits what was open */
+		k->open = 1;
+	}
+	pthread_mutex_unlock(&F.mu);
+	return h == -1 ? 0 : -1;
+}
+
+static int
+f_work(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
+{
+	struct fconn	*k = &F.c[c];
+	int		 h;
+
+	pthread_mutex_lock(&F.mu);
+	if ((h = op(c)) == H_LOST_BEFORE || h == H_LOST_AFTER)
+		lose(k);
+	else if (h == -1) {
+		add_unit(k, u);
+		if (!k->open)
+			apply(k);
+		p->rows += u->rows != NULL ? 1 : u->n;
+	}
+	pthread_mutex_unlock(&F.mu);
+	if (h != -1)
+		sx_set_error(x, u->rows != NULL ? u->rows->first_frame :
+		    u->st[0].no, "the work failed");
+	return h == -1 ? 0 : -1;
+}
+
+static int
+f_work_one(struct sx *x, int c, struct sx_unit *u, size_t k,
+    struct sx_pass *p)
+{
+	(void)x; (void)c; (void)u; (void)k; (void)p;
+	fail();			/* no --force here */
+	return -1;
+}
+
+/* A statement alone: item no, in the open transaction or at once. */
+static int
+f_stmt_item(struct sx *x, int c, uint64_t no, int keep_txn)
+{
+	struct fconn	*k = &F.c[c < 0 ? 0 : c];
+	int		 h;
+
+	pthread_mutex_lock(&F.mu);
+	h = op(c < 0 ? 0 : c);
+	if (h == H_LOST_AFTER && !keep_txn && !k->open && c == 0) {
+		F.applied[no]++;
+		lose(k);
+	} else if (h == H_LOST_BEFORE || h == H_LOST_AFTER)
+		lose(k);
+	else if (h == -1 && c == 0) {	/* items: once (EVERY: on each) */
+		k->items[k->nitems++] = (int)no;
+		if (!k->open)
+			apply(k);
+	}
+	pthread_mutex_unlock(&F.mu);
+	if (h != -1)
+		sx_set_error(x, no, "statement %" PRIu64 " failed", no);
+	return h == -1 ? 0 : -1;
+}
+
+/* A session statement (SET) is run again on resume: no item. */
+static int
+f_stmt(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
+{
+	return f_stmt_item(x, sess[s->no] ? -1 : c, s->no, keep_txn);
+}
+
+static void
+f_unique_checks(struct sx *x, int c, int on)
+{
+	(void)x; (void)c; (void)on;
+}
+
+static void
+row_of(struct frow *r, const struct sx_point *pos, const struct sx_point *pend)
+{
+	memset(r, 0, sizeof(*r));
+	r->no = pos->no;
+	r->hash = pos->hash;
+	assert_true(pos->n <= 8);
+	if (pos->n > 0)
+		memcpy(r->m, pos->m, pos->n * sizeof(*pos->m));
+	r->n = pos->n;
+	if (pend == NULL)
+		return;
+	r->pend = 1;
+	r->pno = pend->no;
+	assert_true(pend->n <= 8);
+	if (pend->n > 0)
+		memcpy(r->pm, pend->m, pend->n * sizeof(*pend->m));
+	r->pn = pend->n;
+}
+
+/* A COMMIT (commit 1) after what is open, or a row written (ckpt). */
+static int
+f_write(int c, const struct sx_point *pos, const struct sx_point *pend,
+    int commit)
+{
+	struct fconn	*k = &F.c[c];
+	int		 h;
+
+	pthread_mutex_lock(&F.mu);
+	h = op(c);
+	if (h == -1 || h == H_LOST_AFTER) {
+		if (pos != NULL) {
+			row_of(&k->row, pos, pend);
+			k->staged = 1;
+		}
+		if (commit || !k->open)
+			apply(k);
+	}
+	if (h == H_LOST_BEFORE || h == H_LOST_AFTER)
+		lose(k);
+	pthread_mutex_unlock(&F.mu);
+	return h == -1 ? 0 : -1;
+}
+
+static int
+f_ckpt(struct sx *x, int c, const struct sx_point *pos,
+    const struct sx_point *pend, int commit)
+{
+	(void)x;
+	return f_write(c, pos, pend, commit);
+}
+
+static int
+f_commit(struct sx *x, int c)
+{
+	(void)x;
+	return f_write(c, NULL, NULL, 1);
+}
+
+static int
+f_rollback(struct sx *x, int c, uint64_t no, const char *what)
+{
+	struct fconn	*k = &F.c[c];
+	int		 h;
+
+	(void)x; (void)no; (void)what;
+	pthread_mutex_lock(&F.mu);
+	if ((h = op(c)) != -1 && h != H_REFUSED)
+		lose(k);
+	k->open = 0;		/* even a refused ROLLBACK: it ends */
+	k->nitems = 0;
+	k->staged = 0;
+	pthread_mutex_unlock(&F.mu);
+	return h == -1 || h == H_REFUSED ? 0 : -1;
+}
+
+static int
+f_in_txn(struct sx *x, int c)
+{
+	int	 open;
+
+	(void)x;
+	pthread_mutex_lock(&F.mu);
+	open = F.c[c].open;
+	pthread_mutex_unlock(&F.mu);
+	return open;
+}
+
+/* The turn: an interrupt may come while a worker waits. */
+static int
+f_turn(struct sx *x, struct sx_unit *u)
+{
+	int	 stop;
+
+	pthread_mutex_lock(&F.mu);
+	stop = ++F.ops == F.fail_at;
+	pthread_mutex_unlock(&F.mu);
+	if (stop)
+		sx_interrupt(x, SIGINT);
+	return sx_wait_turn(x, u);
+}
+
+static enum sx_fault
+f_fault(struct sx *x, int c, struct sx_err *e)
+{
+	enum sx_fault	 f;
+
+	(void)x;
+	pthread_mutex_lock(&F.mu);
+	f = F.c[c].fault;
+	if (e != NULL) {
+		e->no = F.c[c].errno_;
+		e->state = "HY000";
+		e->msg = f == SX_LOST ? "Lost connection to server during "
+		    "query" : "refused";
+	}
+	pthread_mutex_unlock(&F.mu);
+	return f;
+}
+
+static const struct sx_exec fake_exec = {
+	.begin = f_begin,
+	.work = f_work,
+	.work_one = f_work_one,
+	.stmt = f_stmt,
+	.unique_checks = f_unique_checks,
+	.ckpt = f_ckpt,
+	.commit = f_commit,
+	.rollback = f_rollback,
+	.in_txn = f_in_txn,
+	.turn = f_turn,
+	.fault = f_fault,
+};
+
+/*
+ * A statement stream: statement i (1-based) is an INSERT (kind 0, in
+ * units), a DML barrier (1), a DDL barrier (2) or a session statement
+ * run on every connection (3).
+ */
+struct sstream {
+	int		 n;
+	int		 kind[MAXF + 1];
+	int		 unit_len[MAXF + 1];	/* INSERTs a unit, from i */
+};
+
+static void
+gen_stmts(struct sstream *s, int n)
+{
+	int	 i, r;
+
+	s->n = n;
+	for (i = 1; i <= n; i++) {
+		r = rnd(10);
+		s->kind[i] = r < 7 ? 0 : r - 6;
+		s->unit_len[i] = 1 + rnd(3);
+	}
+}
+
+static struct ld_table ftab[8];
+static char ftab_name[8][8];
+
+static void
+ftab_init(void)
+{
+	int	 t;
+
+	for (t = 0; t < 8; t++) {
+		snprintf(ftab_name[t], sizeof(ftab_name[t]), "d.t%d", t);
+		ftab[t].name = ftab_name[t];
+	}
+}
+
+/* One run of the engine with x's options, o: its resume point. */
+struct run {
+	struct sx	 x;
+	struct sx_opts	 o;
+	char		*out;		/* what it printed (the resume line) */
+	int		 ok;		/* it got to the end */
+};
+
+static void
+run_start(struct run *r, const struct sx_opts *from, int jobs, int ck,
+    int by_frame)
+{
+	size_t	 i;
+
+	memset(&r->o, 0, sizeof(r->o));
+	r->o.jobs = jobs;
+	r->o.commit_every = 1 << 20;	/* no unit is large (sx_push()) */
+	r->o.checkpoint = ck ? "d.ckpt" : NULL;
+	if (from != NULL) {
+		r->o.skip_to = from->skip_to;
+		r->o.skip_top = from->skip_top;
+		r->o.skip_hash = from->skip_hash;
+		r->o.skip_has_hash = from->skip_has_hash;
+		r->o.skip_frames = from->skip_frames;
+		r->o.nskip_marks = from->nskip_marks;
+		r->o.skip_marks = from->skip_marks;
+	}
+	memset(&r->x, 0, sizeof(r->x));
+	r->x.o = &r->o;
+	r->x.ex = &fake_exec;
+	r->x.by_frame = by_frame;
+	r->x.nconn = jobs;
+	r->x.qmax = jobs;
+	r->x.stop_seq = UINT64_MAX;
+	r->x.done_no = r->o.skip_to;
+	r->x.done_hash = r->o.skip_hash;
+	r->x.top_no = r->o.skip_top;
+	r->x.top_hash = r->o.skip_hash;
+	for (i = 0; i < r->o.nskip_marks; i++) {
+		struct sx_unit	 u;
+
+		memset(&u, 0, sizeof(u));
+		u.has_mark = 1;
+		u.mark = r->o.skip_marks[i];
+		u.mark_hash = r->o.skip_hash;
+		sx_mark(&r->x, &u);
+	}
+	pthread_mutex_init(&r->x.mu, NULL);
+	pthread_cond_init(&r->x.cv_work, NULL);
+	pthread_cond_init(&r->x.cv_space, NULL);
+	pthread_cond_init(&r->x.cv_commit, NULL);
+	F.x = &r->x;
+	assert_int_equal(sx_start_workers(&r->x), 0);
+}
+
+/* The end of a run: workers joined, the resume line captured. */
+static void
+run_end(struct run *r, int ok)
+{
+	FILE	*f;
+	long	 len;
+	int	 saved;
+
+	if (ok && sx_drain(&r->x) == -1)
+		ok = 0;
+	sx_join_workers(&r->x);
+	r->ok = ok && !r->x.stop;
+	r->out = NULL;
+	if (r->ok)
+		return;
+	assert_non_null(f = tmpfile());
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fileno(f), STDERR_FILENO);
+	sx_print_resume(&r->x);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	len = ftell(f);
+	rewind(f);
+	assert_non_null(r->out = calloc(1, len + 1));
+	assert_int_equal(fread(r->out, 1, len, f), (size_t)len);
+	fclose(f);
+}
+
+static void
+run_free(struct run *r)
+{
+	free(r->out);
+	free(r->x.marks);
+	free(r->x.doubt);
+	free(r->x.doubt_what);
+	free(r->x.err.msg);
+	sx_wrote_free(&r->x);
+	pthread_mutex_destroy(&r->x.mu);
+	pthread_cond_destroy(&r->x.cv_work);
+	pthread_cond_destroy(&r->x.cv_space);
+	pthread_cond_destroy(&r->x.cv_commit);
+}
+
+static struct sx_unit *
+stmt_unit(int first, int n)
+{
+	struct sx_unit	*u = calloc(1, sizeof(*u));
+	int		 k;
+
+	assert_non_null(u);
+	assert_non_null(u->st = calloc(n, sizeof(*u->st)));
+	for (k = 0; k < n; k++) {
+		u->st[k].no = first + k;
+		u->st[k].line = first + k;
+		u->st[k].hash = id_at(first + k);
+		u->st[k].ctx = SX_NOCTX;
+		buf_adds(&u->text, "INSERT\n;\n");
+	}
+	u->n = n;
+	u->end_no = first + n - 1;
+	u->end_hash = id_at(u->end_no);
+	return u;
+}
+
+/* The statement feeder: units and barriers, as exec.c orders them. */
+static void
+feed_stmts(struct run *r, const struct sstream *s)
+{
+	struct sx	*x = &r->x;
+	struct rp_stmt	 st;
+	int		 i = (int)r->o.skip_to + 1, n, ok = 1;
+
+	while (ok && i <= s->n) {
+		if (s->kind[i] == 0) {
+			for (n = 1; n < s->unit_len[i] && i + n <= s->n &&
+			    s->kind[i + n] == 0; n++)
+				;
+			sx_push(x, stmt_unit(i, n));
+			i += n;
+			continue;
+		}
+		/* a barrier: stmtbar.c's st_barrier() */
+		if (sx_drain(x) == -1)
+			break;
+		pthread_mutex_lock(&x->mu);
+		sx_done(x, i - 1, id_at(i - 1));
+		pthread_mutex_unlock(&x->mu);
+		memset(&st, 0, sizeof(st));
+		st.no = i;
+		st.line = i;
+		ok = sx_barrier_stmt(x, &st, id_at(i - 1), id_at(i),
+		    s->kind[i] == 1 ? SX_BAR_DML : s->kind[i] == 3 ?
+		    SX_BAR_EVERY : 0) == 0;
+		i++;
+	}
+	run_end(r, ok && i > s->n);
+}
+
+struct ddl_arg {
+	struct sx	*x;
+	uint64_t	 no;
+};
+
+static int
+run_ddl(void *arg)
+{
+	struct ddl_arg	*a = arg;
+
+	return f_stmt_item(a->x, 0, a->no, 0);
+}
+
+/* The snapshot feeder: objects (barriers), then units of interleaved rows. */
+static void
+feed_snap(struct run *r, const struct stream *s, int ntab, size_t every)
+{
+	struct sx	*x = &r->x;
+	struct cut	*c = malloc(sizeof(*c));
+	struct sx_unit	*u;
+	struct ddl_arg	 a;
+	int		 f, k, ok = 1;
+
+	assert_non_null(c);
+	for (f = 1; ok && f <= s->n && s->tab[f] == 0; f++) {
+		if ((uint64_t)f <= r->o.skip_to)
+			continue;
+		if (sx_drain(x) == -1) {
+			ok = 0;
+			break;
+		}
+		a.x = x;
+		a.no = f;
+		ok = sx_barrier_ddl(x, f, id_at(f - 1), id_at(f), run_ddl, &a,
+		    "frame") == 0;
+	}
+	cut(s, ntab, every, r->o.skip_to > 0 || r->o.nskip_marks > 0 ?
+	    &r->o : NULL, c);
+	for (k = 0; ok && k < c->n; k++) {
+		assert_non_null(u = calloc(1, sizeof(*u)));
+		assert_non_null(u->rows = calloc(1, sizeof(*u->rows)));
+		u->rows->t = &ftab[c->u[k].table];
+		u->rows->first_frame = c->u[k].first;
+		u->rows->last_frame = c->u[k].last;
+		u->rows->nrows = 1;
+		u->has_mark = 1;
+		u->mark.table = c->u[k].table;
+		u->mark.frame = c->u[k].last;
+		u->mark_hash = id_at(c->u[k].last);
+		u->end_no = c->u[k].end_no;
+		u->end_hash = id_at(u->end_no);
+		sx_push(x, u);
+	}
+	free(c);
+	run_end(r, ok);
+}
+
+/* Token after key in out, up to one of the stop characters, or NULL. */
+static char *
+token_after(const char *out, const char *key, const char *stop)
+{
+	const char	*p = strstr(out, key);
+
+	if (p == NULL)
+		return NULL;
+	p += strlen(key);
+	return strndup(p, strcspn(p, stop));
+}
+
+/* Is item i applied by what o says (a statement stream: a prefix)? */
+static int
+says(const struct sx_opts *o, const struct stream *s, int i)
+{
+	if ((uint64_t)i <= o->skip_to)
+		return 1;
+	return s != NULL && s->tab[i] != 0 && (uint64_t)i <=
+	    sx_mark_of(o->skip_marks, o->nskip_marks, s->tab[i]);
+}
+
+/* Does o describe exactly what is applied, items 1..n? */
+static int
+exact(const struct sx_opts *o, const struct stream *s, int n)
+{
+	int	 i;
+
+	for (i = 1; i <= n; i++)
+		if ((s != NULL || !sess[i]) && F.applied[i] != says(o, s, i))
+			return 0;
+	return 1;
+}
+
+/* A point from a token ("" or NULL: from the start) into o. */
+static void
+parse_point(const char *tok, struct sx_opts *o)
+{
+	const char	*why;
+
+	memset(o, 0, sizeof(*o));
+	if (tok == NULL || *tok == '\0')
+		return;
+	if (sx_token_parse(tok, o, &why) != 0) {
+		print_message("# %s: %s\n", tok, why);
+		fail();
+	}
+	assert_int_equal(o->skip_hash, id_at(o->skip_top));
+}
+
+/* A point from the fake's checkpoint row (pending: as begun) into o. */
+static void
+row_point(const struct frow *w, int pending, struct sx_opts *o)
+{
+	size_t	 i;
+
+	memset(o, 0, sizeof(*o));
+	o->skip_to = o->skip_top = pending ? w->pno : w->no;
+	o->nskip_marks = pending ? w->pn : w->n;
+	if (o->nskip_marks > 0) {
+		assert_non_null(o->skip_marks = calloc(o->nskip_marks,
+		    sizeof(*o->skip_marks)));
+		memcpy(o->skip_marks, pending ? w->pm : w->m,
+		    o->nskip_marks * sizeof(*o->skip_marks));
+	}
+	for (i = 0; i < o->nskip_marks; i++)
+		if (o->skip_marks[i].frame > o->skip_top)
+			o->skip_top = o->skip_marks[i].frame;
+	o->skip_frames = o->nskip_marks > 0;
+	o->skip_hash = id_at(o->skip_top);
+	o->skip_has_hash = o->skip_top > 0;
+	if (!pending && o->skip_top > 0)
+		assert_int_equal(w->hash, id_at(o->skip_top));
+}
+
+/*
+ * After a failed run: the point it gives (the checkpoint row, or the
+ * resume line), the one that is true where it names two, into o; it
+ * must describe exactly what is applied.
+ */
+static void
+check_failed(const struct run *r, const struct stream *s, int n,
+    struct sx_opts *o)
+{
+	struct sx_opts	 a;
+	char		*ta, *tb;
+
+	if (r->o.checkpoint != NULL) {
+		row_point(&F.row, 0, o);
+		if (exact(o, s, n))
+			return;
+		if (!F.row.pend)	/* else it must be exact */
+			goto bad;
+		free(o->skip_marks);
+		row_point(&F.row, 1, o);
+		if (!exact(o, s, n))
+			goto bad;
+		return;
+	}
+	ta = token_after(r->out, "if the target holds its rows, resume with "
+	    "--skip-to ", ";");
+	if (ta != NULL) {
+		/* in doubt: the target tells */
+		tb = token_after(r->out, "if not, with --skip-to ", " ");
+		parse_point(ta, &a);
+		if (exact(&a, s, n)) {
+			*o = a;
+			free(ta);
+			free(tb);
+			return;
+		}
+		free(a.skip_marks);
+		parse_point(tb, o);
+		free(ta);
+		free(tb);
+	} else if ((ta = token_after(r->out, "run the same command again "
+	    "(--skip-to ", ")")) != NULL) {
+		parse_point(ta, o);
+		free(ta);
+	} else {
+		ta = token_after(r->out, "resume with --skip-to ", "\n");
+		if (ta == NULL && strstr(r->out, "committed; run") == NULL)
+			goto bad;
+		parse_point(ta, o);
+		free(ta);
+	}
+	if (exact(o, s, n))
+		return;
+bad:
+	print_message("# the point does not describe what is committed "
+	    "(%s, -j %d, fail at %ld, how %d): %s", s != NULL ? "snapshot" :
+	    "statements", r->o.jobs, F.fail_at, F.how, r->out != NULL &&
+	    r->o.checkpoint == NULL ? r->out : "(checkpoint row)\n");
+	if (r->o.checkpoint != NULL)
+		print_message("# row: %" PRIu64 " +%zu marks, pending %d %"
+		    PRIu64 "\n", F.row.no, F.row.n, F.row.pend, F.row.pno);
+	for (; n > 0; n--)
+		if (F.applied[n] != says(o, s, n))
+			print_message("#   item %d: applied %d, said %d\n", n,
+			    F.applied[n], says(o, s, n));
+	fail();
+}
+
+/*
+ * One trial: a run that fails at operation fail_at (how), checked, then
+ * resumed (failing again at a random operation, up to twice, when
+ * again), to the end: every item applied exactly once.  ss or s: the
+ * statement or the snapshot stream.  Returns the operations of the
+ * first run.
+ */
+static long
+trial(const struct sstream *ss, const struct stream *s, int ntab,
+    size_t every, int jobs, int ck, long fail_at, enum how how, int again)
+{
+	struct run	 r;
+	struct sx_opts	 o, from;
+	int		 n = ss != NULL ? ss->n : s->n, i, round;
+	long		 ops = 0;
+
+	fake_reset(s);
+	memset(sess, 0, sizeof(sess));
+	for (i = 1; ss != NULL && i <= ss->n; i++)
+		sess[i] = ss->kind[i] == 3;
+	memset(&from, 0, sizeof(from));
+	for (round = 0; round < 4; round++) {
+		F.ops = 0;
+		F.fail_at = round == 0 ? fail_at : again && round < 3 &&
+		    ops > 0 ? 1 + (long)rnd(ops) : 0;
+		F.how = round == 0 ? how : (enum how)rnd(H_NHOW);
+		for (i = 0; i < FCONN; i++) {
+			F.c[i].open = F.c[i].dead = F.c[i].nitems = 0;
+			F.c[i].staged = 0;
+		}
+		run_start(&r, round == 0 ? NULL : &from, jobs, ck, ss == NULL);
+		if (ss != NULL)
+			feed_stmts(&r, ss);
+		else
+			feed_snap(&r, s, ntab, every);
+		if (round == 0)
+			ops = F.ops;
+		if (r.ok) {
+			for (i = 1; i <= n; i++)
+				if ((ss == NULL || !sess[i]) &&
+				    F.applied[i] != 1) {
+					print_message("# item %d applied %d "
+					    "times (-j %d, round %d)\n", i,
+					    F.applied[i], jobs, round);
+					fail();
+				}
+			run_free(&r);
+			free(from.skip_marks);
+			return ops;
+		}
+		check_failed(&r, ss != NULL ? NULL : s, n, &o);
+		run_free(&r);
+		free(from.skip_marks);
+		from = o;
+	}
+	fail();			/* a run without a failure must end */
+	return ops;
+}
+
+/* Every operation of small streams fails, each way, -j 1 to 4. */
+static void
+test_engine_exhaustive(void **state)
+{
+	struct sstream	*ss = malloc(sizeof(*ss));
+	struct stream	*s = malloc(sizeof(*s));
+	long		 ops, k;
+	int		 n, j, ck, h, ntab, trials = 0;
+
+	(void)state;
+	ftab_init();
+	assert_non_null(ss);
+	assert_non_null(s);
+	for (n = 0; n < 6; n++)
+		for (j = 1; j <= 4; j++)
+			for (ck = 0; ck <= 1; ck++) {
+				gen_stmts(ss, 6 + rnd(10));
+				ops = trial(ss, NULL, 0, 0, j, ck, 0, H_REFUSED,
+				    0);
+				for (k = 1; k <= ops + 1; k++)
+					for (h = 0; h < H_NHOW; h++, trials++)
+						(void)trial(ss, NULL, 0, 0, j,
+						    ck, k, h, 0);
+				ntab = 1 + rnd(3);
+				gen(s, ntab, 4);
+				ops = trial(NULL, s, ntab, 2, j, ck, 0,
+				    H_REFUSED, 0);
+				for (k = 1; k <= ops + 1; k++)
+					for (h = 0; h < H_NHOW; h++, trials++)
+						(void)trial(NULL, s, ntab, 2,
+						    j, ck, k, h, 0);
+			}
+	print_message("# %d trials\n", trials);
+	free(ss);
+	free(s);
+}
+
+/* Large streams, random failure points, failing again on resume. */
+static void
+test_engine_random(void **state)
+{
+	struct sstream	*ss = malloc(sizeof(*ss));
+	struct stream	*s = malloc(sizeof(*s));
+	long		 ops;
+	int		 n, j, ck, ntab;
+
+	(void)state;
+	ftab_init();
+	assert_non_null(ss);
+	assert_non_null(s);
+	for (n = 0; n < 10; n++)
+		for (j = 1; j <= 4; j++) {
+			ck = rnd(2);
+			gen_stmts(ss, 300 + rnd(300));
+			ops = trial(ss, NULL, 0, 0, j, ck, 0, H_REFUSED, 0);
+			(void)trial(ss, NULL, 0, 0, j, ck, 1 + rnd(ops),
+			    rnd(H_NHOW), 1);
+			ntab = 2 + rnd(3);
+			gen(s, ntab, 150);
+			ops = trial(NULL, s, ntab, 2 + rnd(8), j, ck, 0,
+			    H_REFUSED, 0);
+			(void)trial(NULL, s, ntab, 2 + rnd(8), j, ck,
+			    1 + rnd(ops), rnd(H_NHOW), 1);
+		}
+	free(ss);
+	free(s);
+}
+
 int
 main(void)
 {
@@ -499,6 +1394,8 @@ main(void)
 		cmocka_unit_test(test_exhaustive),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_commit_in_doubt),
+		cmocka_unit_test(test_engine_exhaustive),
+		cmocka_unit_test(test_engine_random),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
