@@ -19,9 +19,11 @@
  * (units, barriers), bulk.c (rows through the bulk prepared INSERT),
  * defer.c (--defer-indexes), parts.c (--input parts).  Both: bind.c
  * (bind.h: the bulk execute's column-wise arrays, of bulk.c and lit.c),
- * worker.c
- * (the threads, round trips, statements run alone), commit.c (the order
- * of commits; a unit of rows as one transaction), connect.c
+ * engine.h
+ * (the commit protocol's model, invariant, lock rule and executor seam),
+ * commit.c (the commit protocol, all of it: units, barriers, the input's
+ * own transactions), worker.c (the threads, round trips, statements run
+ * alone: the production executor), connect.c
  * (connections), intr.c (SIGINT and SIGTERM: KILL QUERY, roll back,
  * stop), warn.c (server warnings), nontx.c (tables that are not
  * transactional (MyISAM), whose writes run alone, in autocommit, never
@@ -50,15 +52,12 @@
  * is a prefix N plus each table's mark after it, exact because a table's
  * units commit in its frame order and objects are barriers.
  *
- * The invariant, for any input (statement stream, snapshot stream,
- * --input parts), any -j on either side and any failure point: the
- * resume point printed and the checkpoint row describe exactly the set
- * of statements and rows committed, and resuming as printed loads
- * everything else exactly once.  Non-transactional tables run alone,
- * are never replayed, and are named when pending (nontx.c).  A lost
- * connection during COMMIT is the one thing a client cannot know: with
- * --checkpoint the row decides; without it the unit counts as not
- * committed (sqlexec(1), RESUME POINTS).
+ * The invariant (engine.h states it, with the model and the lock rule,
+ * and commit.c is its one home): for any input, any -j and any failure
+ * point, the resume point printed and the checkpoint row describe
+ * exactly what is committed, and resuming as printed loads everything
+ * else exactly once; a COMMIT whose answer was lost is named with both
+ * points (sqlexec(1), RESUME POINTS).
  */
 #ifndef SQLEXEC_H
 #define SQLEXEC_H
