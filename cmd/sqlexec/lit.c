@@ -47,6 +47,7 @@
 #include <strings.h>
 
 #include "bind.h"
+#include "engine.h"
 #include "lit.h"
 #include "sqllit.h"
 #include "sqltok.h"
@@ -623,11 +624,6 @@ sx_lit_unit(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 	/* run it as text: undo what ran, as if nothing had */
 	if (sx_unit_rollback(x, m, u) == -1)
 		return -1;
-	if (mysql_query(m, "START TRANSACTION") != 0) {
-		sx_set_error(x, u->st[0].no, "START TRANSACTION: ERROR %u "
-		    "(%s): %s", mysql_errno(m), mysql_sqlstate(m),
-		    mysql_error(m));
-		return -1;
-	}
-	return 1;
+	/* begun again as commit.c begins a unit (engine.h) */
+	return sx_unit_begin(x, c, u) == -1 ? -1 : 1;
 }
