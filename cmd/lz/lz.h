@@ -36,7 +36,8 @@ struct lz_opts {
 struct rpcheck {
 	int		 kind;
 	uint64_t	 off;		/* bytes seen */
-	unsigned char	 head[17];	/* the first bytes, to sniff */
+	unsigned char	 head[24];	/* the first bytes, to sniff: as long
+					   as the longest start looked for */
 	size_t		 headlen;
 	/* a stream: the next frame's header, the last frame */
 	uint64_t	 next, frames, last_at, last_len;

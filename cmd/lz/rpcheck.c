@@ -7,7 +7,8 @@
  * stream (rowpipe-stream(5): the magic, then frames of a 16-byte header
  * whose first 4 bytes are the payload length and 5th the type) where each
  * frame starts, and the payload of a small last frame; for a rows2sql
- * text (its first line SQLTRAILER_HEADER) its last line.  Complete: a
+ * text (its first line SQLTRAILER_HEADER, or its abort line when rows2sql
+ * failed before any header) its last line.  Complete: a
  * stream whose last frame is a TRAILER ending at the end, with the frame
  * count and offset it gives; a text whose last line is a trailer line
  * (lib/sqltrailer.h) with the byte count of the text before it.  Checksums
@@ -20,6 +21,15 @@
 #include "lz.h"
 
 enum { K_UNKNOWN, K_STREAM, K_TEXT, K_OTHER };
+
+/* Whether the first bytes are s[0..n): 1, 0 not, -1 not known yet. */
+static int
+starts(const struct rpcheck *c, const char *s, size_t n)
+{
+	if (memcmp(c->head, s, c->headlen < n ? c->headlen : n) != 0)
+		return 0;
+	return c->headlen >= n ? 1 : -1;
+}
 
 /* The first bytes: which kind, once enough of them are seen. */
 static void
@@ -35,14 +45,14 @@ sniff(struct rpcheck *c, const unsigned char *p, size_t n)
 	    memcmp(c->head, FRAME_MAGIC, FRAME_MAGIC_LEN) == 0) {
 		c->kind = K_STREAM;
 		c->next = FRAME_PRELUDE_LEN;
-	} else if (c->headlen >= SQLTRAILER_HEADER_LEN &&
-	    memcmp(c->head, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN) == 0)
-		c->kind = K_TEXT;
-	else if (!(c->headlen < FRAME_MAGIC_LEN &&
-	    memcmp(c->head, FRAME_MAGIC, c->headlen) == 0) &&
-	    !(c->headlen < SQLTRAILER_HEADER_LEN &&
-	    memcmp(c->head, SQLTRAILER_HEADER, c->headlen) == 0))
-		c->kind = K_OTHER;	/* no longer the start of either */
+	} else if (starts(c, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN) == 1 ||
+	    starts(c, SQLTRAILER_ABORT, SQLTRAILER_ABORT_LEN) == 1)
+		c->kind = K_TEXT;	/* an abort line first: rows2sql failed
+					   before its input's header came */
+	else if (starts(c, FRAME_MAGIC, FRAME_MAGIC_LEN) == 0 &&
+	    starts(c, SQLTRAILER_HEADER, SQLTRAILER_HEADER_LEN) == 0 &&
+	    starts(c, SQLTRAILER_ABORT, SQLTRAILER_ABORT_LEN) == 0)
+		c->kind = K_OTHER;	/* no longer the start of any */
 }
 
 /* Frame boundaries in p[0..n), the bytes at stream offset off. */
@@ -188,7 +198,7 @@ rpcheck_end(struct rpcheck *c)
 	}
 	/* (a binary magic: four of its bytes are no text's start) */
 	if (c->kind == K_UNKNOWN && c->headlen >= 4 &&
-	    memcmp(c->head, FRAME_MAGIC, c->headlen) == 0)
+	    starts(c, FRAME_MAGIC, FRAME_MAGIC_LEN) != 0)
 		return "a rowpipe stream without its trailer (cut)";
 	if (c->kind != K_TEXT)
 		return NULL;

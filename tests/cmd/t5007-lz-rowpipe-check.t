@@ -83,6 +83,20 @@ rows2sql --tables nosuch <s.rp 2>/dev/null | lz -o ab.lz4 2>err
 like "$(cat err)" "the input is a rows2sql text that ends with its abort line" \
     "a text that ends with rows2sql's abort line: not written"
 
+# the text of a rows2sql that failed before its input's header came (the
+# dump could not connect): its abort line is its first and only line
+dbsnap --no-defaults -S "$PWD/no-such-sock" x 2>/dev/null | rows2sql 2>/dev/null >abonly.sql
+like "$(head -c 24 abonly.sql)" '^-- rowpipe-abort reason=' \
+    "rows2sql of a dbsnap that could not connect: its abort line first"
+rm -f ab2.lz4
+lz -o ab2.lz4 <abonly.sql 2>err
+like "$? $(cat err)" "^1 lz: ab2.lz4: not written: the input is a rows2sql text that ends with its abort line" \
+    "a text that is only rows2sql's abort line: not written"
+ok $(! [ -e ab2.lz4 ]; echo $?) "... and leaves no file"
+lz <abonly.sql >ab2.lz4 2>/dev/null
+lz -t ab2.lz4 2>err
+is $? 1 "lz -t of such a text: exit 1"
+
 # other data is not looked at
 printf 'CREATE TABLE x (a int);\n' | lz -o plain.lz4; is $? 0 "plain SQL text: as before"
 # An empty input: the producer failed before its first byte (killed while
