@@ -43,9 +43,11 @@
  * Lock rule.  x->mu guards every field of struct sx after it (the queue,
  * committed_seq, stop_seq, done_no/done_hash, marks, top_no, doubt, the
  * counters); x->conn[c] belongs to whoever runs on it: the worker c
- * while it holds a unit, the dispatcher (connection 1, barriers) only
- * after sx_drain(); the executor's operations on c are called only by
- * that owner, never with x->mu held.  committed_seq, done_no and the
+ * while it holds a unit (until it has published the unit's commit), the
+ * dispatcher only after sx_drain() (connection 1 for barriers, the
+ * input's transaction and ordered groups; every connection for session
+ * statements); the executor's operations on c are called only by that
+ * owner, never with x->mu held.  committed_seq, done_no and the
  * marks move only under x->mu, after the COMMIT, in unit order.
  */
 #ifndef SQLEXEC_ENGINE_H
