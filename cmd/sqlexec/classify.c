@@ -246,6 +246,15 @@ sx_calls_function(const struct rp_stmt *st)
 }
 
 int
+sx_is_select(const struct rp_stmt *st)
+{
+	char	 w[8];
+
+	return st->kind == STK_OTHER && first_word(st, w, sizeof(w)) &&
+	    strcmp(w, "SELECT") == 0;
+}
+
+int
 sx_is_xa(const struct rp_stmt *st)
 {
 	char	 w[8];

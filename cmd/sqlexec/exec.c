@@ -141,8 +141,12 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	    !d->o->dry_run && d->x->max_packet > 0 &&
 	    s->len + 1 >= d->x->max_packet)
 		return too_large(d, s);
-	/* DDL (or a CALL, ...) may change the tables' engines */
-	if (a == ACT_BARRIER && !st_transactional(s) && !d->o->dry_run)
+	/*
+	 * DDL (or a CALL, ...) may change the tables' engines; a SELECT
+	 * cannot (and a look-up after it would change its FOUND_ROWS())
+	 */
+	if (a == ACT_BARRIER && !st_transactional(s) && !sx_is_select(s) &&
+	    !d->o->dry_run)
 		sx_nontx_forget(d->x);
 	if (s->no <= d->o->skip_to) {
 		if (a == ACT_SESSION)

@@ -33,9 +33,11 @@
  * serial from there (one connection).  So does CALL: a procedure may set
  * session variables on connection 1 only.
  *
- * ROW_COUNT() and FOUND_ROWS() read what the statement before did; the
- * COMMIT of a unit, or a look-up of sqlexec's own, may run between the
- * two: sqlexec says so, once.
+ * ROW_COUNT() and FOUND_ROWS() read what the statement before did: an
+ * INSERT that reads them runs right after it on connection 1, in one
+ * transaction with it (ordered.c); for any other statement the COMMIT of
+ * a unit, or a look-up of sqlexec's own, may run between the two:
+ * sqlexec says so, once.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -68,6 +70,7 @@ struct sx_order {
 	struct sqllit_insert ins;
 	int		 diverged;	/* other connections' user variables */
 	int		 rowcount_said;	/* the ROW_COUNT() warning was given */
+	int		 reads_count;	/* the last statement reads ROW_COUNT() */
 };
 
 int
@@ -566,6 +569,12 @@ ddl(int kind)
 }
 
 int
+sx_order_reads_count(const struct sx *x)
+{
+	return x->order != NULL && x->order->reads_count;
+}
+
+int
 sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
     const char **why, int ordered)
 {
@@ -576,6 +585,8 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 	const char	*r;
 	int		 err, rc = 0, dml;
 
+	if (o != NULL)
+		o->reads_count = 0;
 	if (o == NULL || *a == ACT_SKIP)
 		return 0;
 	memset(&w, 0, sizeof(w));
@@ -620,17 +631,20 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 	    (!ddl(s->kind) || (s->kind == STK_CREATE_TABLE && w.select)))
 		o->diverged = 1;
 	/*
-	 * The statement before may have run in a unit (its COMMIT after
-	 * it), and sqlexec's own look-ups (information_schema) run on
-	 * connection 1 between two statements: not the client's value.
+	 * An INSERT that reads it runs right after the statement before on
+	 * connection 1 (ordered.c); anything else may see a COMMIT of
+	 * sqlexec's, or its look-ups, in between: not the client's value.
 	 */
-	if (w.rowcount && !o->rowcount_said && !ddl(s->kind)) {
+	o->reads_count = w.rowcount && s->kind == STK_INSERT;
+	if (w.rowcount && !o->reads_count && !o->rowcount_said &&
+	    !ddl(s->kind)) {
 		o->rowcount_said = 1;
 		sx_report(x, "warning: statement %llu (line %llu) reads "
-		    "ROW_COUNT() or FOUND_ROWS(): sqlexec's own statements may "
-		    "run between it and the statement before, so its value "
-		    "may differ from the mysql client's",
-		    (unsigned long long)s->no, (unsigned long long)s->line);
+		    "ROW_COUNT() or FOUND_ROWS() and is not an INSERT: "
+		    "sqlexec's own statements may run between it and the "
+		    "statement before, so its value may differ from the mysql "
+		    "client's", (unsigned long long)s->no,
+		    (unsigned long long)s->line);
 	}
 	return rc;
 }

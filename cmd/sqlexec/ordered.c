@@ -14,7 +14,12 @@
  * moves past them only at its COMMIT, and a failure rolls them all back
  * (resuming runs them again, once).  Any other statement ends it first;
  * the other barriers (UPDATE, DELETE, INSERT ... SELECT, DDL) run alone
- * in autocommit as before.
+ * in autocommit as before.  ROW_COUNT() and FOUND_ROWS() read what the
+ * statement before did: an INSERT that reads them joins the transaction
+ * of the INSERT before it whatever its size, takes that INSERT out of
+ * the unit being filled (unless that unit was full with it, and went),
+ * or after a barrier runs alone, with no START TRANSACTION or COMMIT
+ * between the two.
  *
  * As for the client, a statement that fails with --force leaves the
  * transaction open (the server undoes that statement only) and the next
@@ -25,6 +30,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "engine.h"
 #include "stmts.h"
@@ -45,9 +51,14 @@ joins(struct dispatch *d, const struct rp_stmt *s, int ordered)
 	return 1;
 }
 
-/* START TRANSACTION on connection 1, everything before s committed. */
+/*
+ * START TRANSACTION on connection 1 for the ordered INSERTs from s on,
+ * everything before s committed; mark: the identity up to s - 1 is
+ * d->prev_hash (not if s came out of the unit being filled: that unit's
+ * COMMIT marks it).
+ */
 static int
-begin(struct dispatch *d, const struct rp_stmt *s)
+begin(struct dispatch *d, const struct rp_stmt *s, int mark)
 {
 	struct sx	*x = d->x;
 
@@ -55,7 +66,8 @@ begin(struct dispatch *d, const struct rp_stmt *s)
 	st_cool_all(d);
 	if (sx_drain(x) == -1)
 		return -1;
-	st_done(x, s->no - 1, d->prev_hash);
+	if (mark)
+		st_done(x, s->no - 1, d->prev_hash);
 	if (sx_group_begin(x, s) == -1)
 		return -1;
 	pthread_mutex_lock(&x->mu);
@@ -66,22 +78,18 @@ begin(struct dispatch *d, const struct rp_stmt *s)
 	return 0;
 }
 
-int
-st_ordered(struct dispatch *d, const struct rp_stmt *s, int ordered)
+/* Run s in the open transaction; hash: the identity up to s.  0 or -1. */
+static int
+run(struct dispatch *d, const struct rp_stmt *s, uint64_t hash)
 {
 	struct sx	*x = d->x;
-	int		 rc;
 
-	if ((rc = joins(d, s, ordered)) != 1)
-		return rc == -1 ? -1 : st_ordered_end(d, 1) == -1 ? -1 : 1;
-	if (d->ord_first == 0 && begin(d, s) == -1)
-		return -1;
 	d->ord_last = s->no;
 	if (sx_group_stmt(x, s) == -1) {
 		(void)st_ordered_end(d, 0);
 		return -1;
 	}
-	d->ord_hash = d->hash;
+	d->ord_hash = hash;
 	d->ord_bytes += s->len;
 	/*
 	 * An error packet carries no status: after s failed (--force) the
@@ -106,9 +114,83 @@ st_ordered(struct dispatch *d, const struct rp_stmt *s, int ordered)
 		(void)st_ordered_end(d, 0);
 		return -1;
 	}
-	if (d->ord_bytes >= d->o->commit_every)
-		return st_ordered_end(d, 1);
 	return 0;
+}
+
+/*
+ * s reads ROW_COUNT() or FOUND_ROWS() right after an INSERT that is the
+ * last of the unit being filled: that INSERT leaves the unit and begins
+ * the transaction, so that s runs right after it on connection 1, as
+ * for the client.  0 (also when there is none), or -1.
+ */
+static int
+pull(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct sx_unit	*u = d->cur;
+	struct sx_stmt	*last;
+	struct rp_stmt	 p;
+	struct buf	 t = BUF_INIT;
+	uint64_t	 hash;
+	int		 rc;
+
+	if (u == NULL || u->n == 0 || u->st[u->n - 1].no + 1 != s->no)
+		return 0;
+	last = &u->st[u->n - 1];
+	buf_add(&t, u->text.p + last->off, last->len);
+	if (t.err) {
+		sx_set_error(d->x, s->no, "%s", strerror(t.err));
+		return -1;
+	}
+	memset(&p, 0, sizeof(p));
+	p.no = last->no;
+	p.line = last->line;
+	p.kind = STK_INSERT;
+	p.db = s->db;
+	p.schema = p.table = "";
+	p.text = t.p;
+	p.len = t.len;
+	p.mode = s->mode;
+	p.said = s->said;
+	hash = last->hash;
+	if (--u->n == 0) {
+		sx_unit_free(u);
+		d->cur = NULL;
+		d->exclusive = d->ignore = 0;
+	} else {
+		u->text.len = last->off - 3;	/* and its "\n;\n" */
+		u->text.p[u->text.len] = '\0';
+		if (last->ctx != SX_NOCTX)
+			u->ctx.len = last->ctx;
+		u->end_no = u->st[u->n - 1].no;
+		u->end_hash = u->st[u->n - 1].hash;
+	}
+	rc = begin(d, &p, 0) == -1 ? -1 : run(d, &p, hash);
+	buf_release(&t);
+	return rc;
+}
+
+int
+st_ordered(struct dispatch *d, const struct rp_stmt *s, int ordered)
+{
+	int	 rc, reader = sx_order_reads_count(d->x), next;
+
+	if ((rc = joins(d, s, ordered)) != 1)
+		return rc == -1 ? -1 : st_ordered_end(d, 1) == -1 ? -1 : 1;
+	/* ROW_COUNT() of the INSERT just before, in this transaction */
+	next = d->ord_first != 0 && d->ord_last + 1 == s->no;
+	if (d->ord_first != 0 && d->ord_bytes >= d->o->commit_every &&
+	    !(reader && next) && st_ordered_end(d, 1) == -1)
+		return -1;
+	if (d->ord_first == 0 && reader && pull(d, s) == -1)
+		return -1;
+	if (d->ord_first == 0) {
+		/* after a barrier: no START TRANSACTION between the two */
+		if (reader)
+			return 1;
+		if (begin(d, s, 1) == -1)
+			return -1;
+	}
+	return run(d, s, d->hash);
 }
 
 int

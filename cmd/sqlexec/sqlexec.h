@@ -278,6 +278,8 @@ int	 sx_order_new(struct sx *);
 void	 sx_order_free(struct sx *);
 int	 sx_order(struct sx *, const struct rp_stmt *s, enum sx_action *a,
 	    const char **why, int ordered);
+/* Is the statement sx_order() saw last an INSERT reading ROW_COUNT()? */
+int	 sx_order_reads_count(const struct sx *);
 /* SET autocommit = 0 or OFF: 0; = 1 or ON: 1; not set: -1. */
 int	 sx_sets_autocommit(const struct rp_stmt *);
 /*
@@ -288,6 +290,11 @@ int	 sx_sets_autocommit(const struct rp_stmt *);
 const char *sx_calls_function(const struct rp_stmt *);
 /* An XA statement (XA START, END, PREPARE, COMMIT, ...): 1, else 0. */
 int	 sx_is_xa(const struct rp_stmt *);
+/*
+ * Is s a SELECT (which changes no table's engine: a stored function it
+ * calls cannot run DDL)?
+ */
+int	 sx_is_select(const struct rp_stmt *);
 /* CREATE [OR REPLACE] TEMPORARY TABLE: 1, else 0. */
 int	 sx_creates_temporary(const struct rp_stmt *);
 

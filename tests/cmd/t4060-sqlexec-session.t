@@ -20,7 +20,7 @@ SET @g = @@local.IDENTITY;
 SQL
 sqlsplit <forms.sql >forms.rp
 sqlexec -n -j 2 <forms.rp >plan 2>err; is $? 0 "dry run exits 0"
-is "$(cat err)" "sqlexec: warning: statement 2 (line 2) reads ROW_COUNT() or FOUND_ROWS(): sqlexec's own statements may run between it and the statement before, so its value may differ from the mysql client's" \
+is "$(cat err)" "sqlexec: warning: statement 2 (line 2) reads ROW_COUNT() or FOUND_ROWS() and is not an INSERT: sqlexec's own statements may run between it and the statement before, so its value may differ from the mysql client's" \
     "only ROW_COUNT() is warned about, once: connection 1's values are the ones read"
 is "$(grep -c 'set: session, every connection' plan)" 7 \
     "each SET still runs on every connection"
