@@ -125,6 +125,30 @@ resume_end(struct dispatch *d)
 	return sx_check_resume(x, d->consumed, d->hash);
 }
 
+/*
+ * Before --skip-to N: refuse, before s runs, a point past what running
+ * the SETs again cannot rebuild (order.c), rather than finish the input
+ * with other values.
+ */
+static int
+resume_lost(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct buf	 why = BUF_INIT;
+	char		 given[512];
+
+	if (sx_order_lost(d->x, s->no, s->no == d->o->skip_to, &why) == 0) {
+		buf_release(&why);
+		return 0;
+	}
+	sx_resume_given(d->x, given, sizeof(given));
+	sx_set_error(d->x, s->no, "%s: refused: %s, which a resume on a new "
+	    "connection cannot rebuild: restore the input from the start "
+	    "into an empty target", given, why.err ? "out of memory" : why.p);
+	d->x->no_resume = 1;
+	buf_release(&why);
+	return -1;
+}
+
 static int
 dispatch(struct dispatch *d, const struct rp_stmt *s)
 {
@@ -137,6 +161,9 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		return -1;
 	d->consumed = s->no;
 	sx_check_use(d->x, s, &d->use_warned);
+	sx_order_replay(d->x, s, a);
+	if (s->no <= d->o->skip_to && resume_lost(d, s) == -1)
+		return -1;
 	if (a != ACT_SKIP && (s->no > d->o->skip_to || a == ACT_SESSION) &&
 	    !d->o->dry_run && d->x->max_packet > 0 &&
 	    s->len + 1 >= d->x->max_packet)

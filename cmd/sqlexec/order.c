@@ -40,6 +40,7 @@
  * sqlexec says so, once.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,18 @@ struct ai_table {
 	long		 pos;		/* among the visible columns, or -1 */
 };
 
+/* A TEMPORARY TABLE the input made, live over [from, to) (replay_*). */
+struct replay_temp {
+	char		*key;		/* "schema.table" */
+	uint64_t	 from, to;	/* made by from, dropped by to (0: not) */
+	uint64_t	 line;		/* from's */
+};
+
 struct sx_order {
+	struct replay_temp *tmp;	/* what a resume cannot rebuild */
+	size_t		 ntmp, captmp;
+	uint64_t	 lost_no;	/* first state a resume cannot rebuild */
+	char		 lost_why[200];	/* what lost_no did */
 	struct ai_table	*t;
 	size_t		 n, cap;
 	struct sqllit_insert ins;
@@ -94,6 +106,9 @@ sx_order_free(struct sx *x)
 	if (x->order == NULL)
 		return;
 	forget(x->order);
+	while (x->order->ntmp > 0)
+		free(x->order->tmp[--x->order->ntmp].key);
+	free(x->order->tmp);
 	free(x->order->t);
 	sqllit_release(&x->order->ins);
 	free(x->order);
@@ -127,15 +142,38 @@ static const char *const pure[] = {
 	"WHERE", "XOR",
 };
 
+/* Is word t one of list[0..n)? */
 static int
-is_pure(const struct sqltok *t)
+word_in(const struct sqltok *t, const char *const *list, size_t n)
 {
 	size_t	 i;
 
-	for (i = 0; i < sizeof(pure) / sizeof(*pure); i++)
-		if (sqltok_is(t, pure[i]))
+	for (i = 0; i < n; i++)
+		if (sqltok_is(t, list[i]))
 			return 1;
 	return 0;
+}
+
+static int
+is_pure(const struct sqltok *t)
+{
+	return word_in(t, pure, sizeof(pure) / sizeof(*pure));
+}
+
+/*
+ * The clock, which the pure functions above include (a unit runs them
+ * at about the time the client would), but which a resume reads anew.
+ */
+static const char *const clock_fn[] = {
+	"NOW", "CURRENT_TIMESTAMP", "CURDATE", "CURRENT_DATE", "CURTIME",
+	"CURRENT_TIME", "UTC_TIMESTAMP", "UTC_DATE", "UTC_TIME",
+	"UNIX_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "SYSDATE",
+};
+
+static int
+is_clock(const struct sqltok *t)
+{
+	return word_in(t, clock_fn, sizeof(clock_fn) / sizeof(*clock_fn));
 }
 
 /* What the words of a statement show (scan()). */
@@ -147,6 +185,12 @@ struct seen {
 	int		 call;		/* CALL */
 	int		 rowcount;	/* ROW_COUNT() or FOUND_ROWS() */
 	int		 conn;		/* a per-connection function */
+	int		 setvar;	/* ":=" or INTO @: sets a user variable */
+	int		 clock;		/* reads the clock (NOW()...) */
+	int		 fncall;	/* calls a function not known */
+	int		 fnsys;		/* fn is a per-connection @@name */
+	struct sqltok	 fn;		/* the first call or @@name read above */
+	struct sqltok	 var;		/* the first user variable set */
 };
 
 /* Functions whose value is the connection's. */
@@ -185,8 +229,13 @@ sysvar(struct sqltok_lexer *lx, struct seen *w)
 		}
 	}
 	for (i = 0; i < sizeof(per_conn_var) / sizeof(*per_conn_var); i++)
-		if (sqltok_is(&t, per_conn_var[i]))
+		if (sqltok_is(&t, per_conn_var[i])) {
+			if (w->fn.p == NULL) {
+				w->fn = t;
+				w->fnsys = 1;
+			}
 			w->conn = 1;
+		}
 }
 
 /*
@@ -250,20 +299,24 @@ scan(const char *text, size_t len, int mode, struct seen *w)
 					w->why = "a user variable";
 				if (!target(&lx, set && depth == 0) && !into)
 					w->uservar = 1;
-				if (into)
-					w->assigns = 1;	/* SELECT ... INTO @v */
+				else if (w->var.p == NULL)
+					w->var = n;
+				if (into)		/* SELECT ... INTO @v */
+					w->assigns = w->setvar = 1;
 				prev = n;
 				continue;
 			}
 		} else if (t.kind == SQLTOK_PUNCT && *t.p == '=' &&
 		    prev.kind == SQLTOK_PUNCT && *prev.p == ':')
-			w->assigns = 1;
+			w->assigns = w->setvar = 1;
 		else if (t.kind == SQLTOK_WORD && sqltok_is(&t, "SELECT"))
 			w->select = 1;
 		else if (t.kind == SQLTOK_WORD && sqltok_is(&t, "CALL"))
 			w->call = 1;
 		else if (t.kind == SQLTOK_PUNCT && *t.p == '(' &&
 		    prev.kind == SQLTOK_WORD && !is_pure(&prev)) {
+			if (w->fn.p == NULL)
+				w->fn = prev;
 			for (known = 0, i = 0; i < sizeof(per_conn) /
 			    sizeof(*per_conn); i++)
 				if (sqltok_is(&prev, per_conn[i]))
@@ -273,9 +326,13 @@ scan(const char *text, size_t len, int mode, struct seen *w)
 				w->rowcount = 1;
 			/* a stored function may set variables, anything */
 			if (!known)
-				w->assigns = 1;
+				w->assigns = w->fncall = 1;
 			if (w->why == NULL)
 				w->why = "a function call";
+		} else if (t.kind == SQLTOK_WORD && is_clock(&t)) {
+			if (w->fn.p == NULL)
+				w->fn = t;
+			w->clock = 1;
 		}
 		prev = t;
 	}
@@ -647,4 +704,201 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 		    (unsigned long long)s->line);
 	}
 	return rc;
+}
+
+/*
+ * What a resume can rebuild.  A resume after statement N runs the SET
+ * and USE statements up to N again, on new connections, and nothing
+ * else of them; the session it rebuilds is the one of the run that
+ * stopped only if each of those SETs gives the same value again
+ * (constants, @@session variables, which the SETs before rebuilt, user
+ * variables of such SETs), no user variable was set by a statement that
+ * does not run again (":=", SELECT ... INTO @v, CALL) and no TEMPORARY
+ * TABLE made before N is still there.  The first statement that breaks
+ * this is kept, for good: a resume past it is refused.  A function that
+ * is not a per-connection one, in a statement that is not a SET, counts
+ * as setting nothing (a stored function that sets a user variable does
+ * not show).
+ */
+static void
+lost(struct sx_order *o, const struct rp_stmt *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+lost(struct sx_order *o, const struct rp_stmt *s, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	if (o->lost_no != 0)
+		return;
+	o->lost_no = s->no;
+	n = snprintf(o->lost_why, sizeof(o->lost_why), "statement %llu "
+	    "(line %llu) ", (unsigned long long)s->no,
+	    (unsigned long long)s->line);
+	if (n < 0 || (size_t)n >= sizeof(o->lost_why))
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(o->lost_why + n, sizeof(o->lost_why) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* A SET run again: does it give the value it gave? */
+static void
+replay_set(struct sx_order *o, const struct rp_stmt *s)
+{
+	struct seen	 w;
+	char		 var[80], fn[80];
+	int		 n;
+
+	scan(s->text, s->len, s->mode, &w);
+	if (w.var.p != NULL)
+		snprintf(var, sizeof(var), "@%.*s", (int)(w.var.len > 60 ? 60 :
+		    w.var.len), w.var.p);
+	else
+		snprintf(var, sizeof(var), "a variable");
+	n = w.fn.p == NULL ? 0 : (int)(w.fn.len > 60 ? 60 : w.fn.len);
+	snprintf(fn, sizeof(fn), "%s%.*s%s", w.fnsys ? "@@" : "", n,
+	    w.fn.p != NULL ? w.fn.p : "", w.fnsys ? "" : "()");
+	if (w.why != NULL && strcmp(w.why, "text it cannot read") == 0)
+		lost(o, s, "is a SET sqlexec cannot read");
+	else if (w.select && s->kind != STK_SET)
+		lost(o, s, "set %s by SELECT ... INTO", var);
+	else if (w.select)
+		lost(o, s, "set %s from a subquery", var);
+	else if (w.conn || w.clock || w.fncall)
+		lost(o, s, "set %s from %s", var, n > 0 ? fn : "a function");
+}
+
+/* Statement s, which does not run again: what does it leave? */
+static void
+replay_other(struct sx_order *o, const struct rp_stmt *s)
+{
+	struct seen	 w;
+
+	/* the quick look, which every INSERT of a dump passes */
+	if (s->kind != STK_OTHER && memchr(s->text, '@', s->len) == NULL)
+		return;
+	scan(s->text, s->len, s->mode, &w);
+	if (ddl(s->kind) && !(s->kind == STK_CREATE_TABLE && w.select))
+		return;		/* a definition runs none of its body */
+	if (w.call)
+		lost(o, s, "called a procedure, which may have set session "
+		    "state");
+	else if (w.setvar)
+		lost(o, s, "set %s%.*s inside a statement that is not a SET",
+		    w.var.p != NULL ? "@" : "a user variable",
+		    w.var.p != NULL ? (int)(w.var.len > 60 ? 60 : w.var.len) : 0,
+		    w.var.p != NULL ? w.var.p : "");
+}
+
+/* "schema.table" of s's table into b (the schema as sx_order() says). */
+static void
+replay_key(const struct sx *x, const struct rp_stmt *s, struct buf *b)
+{
+	buf_addf(b, "%s.%s", s->schema[0] != '\0' ? s->schema :
+	    s->db[0] != '\0' ? s->db : x->o->db != NULL ? x->o->db : "",
+	    s->table);
+}
+
+/* DROP [TEMPORARY] TABLE: 1, else 0. */
+static int
+drops_table(const struct rp_stmt *s)
+{
+	struct sqltok_lexer lx;
+	struct sqltok	 t;
+
+	if (s->kind != STK_DROP)
+		return 0;
+	sqltok_init(&lx, s->text, s->len > 256 ? 256 : s->len, s->mode);
+	if (sqltok_next(&lx, &t) != SQLTOK_WORD || !sqltok_is(&t, "DROP") ||
+	    sqltok_next(&lx, &t) != SQLTOK_WORD)
+		return 0;
+	if (sqltok_is(&t, "TEMPORARY") && sqltok_next(&lx, &t) != SQLTOK_WORD)
+		return 0;
+	return sqltok_is(&t, "TABLE");
+}
+
+/* A TEMPORARY TABLE made or dropped by s. */
+static void
+replay_temp(struct sx *x, const struct rp_stmt *s)
+{
+	struct sx_order	*o = x->order;
+	struct replay_temp *t;
+	struct buf	 key = BUF_INIT;
+	size_t		 i;
+	int		 made = sx_creates_temporary(s);
+
+	if (!made && !drops_table(s))
+		return;
+	replay_key(x, s, &key);
+	if (key.err || s->table[0] == '\0') {
+		lost(o, s, "made or dropped a TEMPORARY TABLE sqlexec cannot "
+		    "name");
+		goto out;
+	}
+	/* the table dropped is the newest TEMPORARY TABLE of its name */
+	for (i = o->ntmp; !made && i > 0; i--)
+		if (o->tmp[i - 1].to == 0 &&
+		    strcmp(o->tmp[i - 1].key, key.p) == 0) {
+			o->tmp[i - 1].to = s->no;
+			break;
+		}
+	if (!made)
+		goto out;
+	if (o->ntmp == o->captmp) {
+		t = reallocarray(o->tmp, o->captmp ? o->captmp * 2 : 8,
+		    sizeof(*t));
+		if (t == NULL) {
+			lost(o, s, "made a TEMPORARY TABLE (out of memory)");
+			goto out;
+		}
+		o->tmp = t;
+		o->captmp = o->captmp ? o->captmp * 2 : 8;
+	}
+	t = &o->tmp[o->ntmp++];
+	t->from = s->no;
+	t->line = s->line;
+	t->to = 0;
+	t->key = buf_detach(&key, NULL);
+out:
+	buf_release(&key);
+}
+
+void
+sx_order_replay(struct sx *x, const struct rp_stmt *s, enum sx_action a)
+{
+	struct sx_order	*o = x->order;
+
+	if (o == NULL || a == ACT_SKIP)
+		return;
+	if (a == ACT_SESSION && (s->kind == STK_SET || s->kind == STK_OTHER))
+		replay_set(o, s);
+	else if (a != ACT_SESSION) {
+		replay_temp(x, s);
+		replay_other(o, s);
+	}
+}
+
+uint64_t
+sx_order_lost(const struct sx *x, uint64_t no, int temp, struct buf *why)
+{
+	const struct sx_order *o = x->order;
+	size_t		 i;
+
+	if (o == NULL || no == 0)
+		return 0;
+	if (o->lost_no != 0 && o->lost_no <= no) {
+		buf_adds(why, o->lost_why);
+		return o->lost_no;
+	}
+	for (i = 0; temp && i < o->ntmp; i++)
+		if (o->tmp[i].from <= no &&
+		    (o->tmp[i].to == 0 || o->tmp[i].to > no)) {
+			buf_addf(why, "statement %llu (line %llu) made "
+			    "TEMPORARY TABLE %s", (unsigned long long)o->tmp[i].from,
+			    (unsigned long long)o->tmp[i].line, o->tmp[i].key);
+			return o->tmp[i].from;
+		}
+	return 0;
 }

@@ -480,6 +480,7 @@ sx_print_resume(struct sx *x)
 	struct sx_point	 p;
 	struct buf	 t = BUF_INIT, what = BUF_INIT;
 	const char	*unit = x->by_frame ? "frame" : "statement";
+	uint64_t	 k;
 	int		 rc = 0;
 
 	pthread_mutex_lock(&x->mu);
@@ -494,6 +495,18 @@ sx_print_resume(struct sx *x)
 	pthread_mutex_unlock(&x->mu);
 	if (rc == -1) {
 		sx_report(x, "out of memory: no resume point can be said");
+		goto out;
+	}
+	/* past what a resume cannot rebuild (order.c): no point to offer */
+	if (!x->by_frame && ((k = sx_order_lost(x, p.no, 1, &what)) != 0 ||
+	    (x->doubt != NULL && (k = sx_order_lost(x, x->doubt->no, 1,
+	    &what)) != 0))) {
+		sx_report(x, "%s%" PRIu64 "%s committed%s; the input cannot be "
+		    "resumed past statement %" PRIu64 ": %s, which a resume on "
+		    "a new connection cannot rebuild; restore it from the start "
+		    "into an empty target", p.no > 1 ? "statements 1-" :
+		    "statement ", p.no, p.no > 1 ? " are" : " is",
+		    x->doubt != NULL ? " (maybe more)" : "", k, what.p);
 		goto out;
 	}
 	if (x->doubt != NULL) {
