@@ -345,9 +345,34 @@ split_fd(struct split *s, int fd)
 	return split_finish(s);
 }
 
+/*
+ * An unterminated string at the end, read with backslash escapes: if its
+ * statement has a backslash before a quote, the text may be whole and
+ * meant for NO_BACKSLASH_ESCAPES ('C:\' ends there, not here).  The line
+ * the statement starts on, or 0.
+ */
+static unsigned long long
+bs_quote_line(struct split *s)
+{
+	const char	*p, *e;
+
+	if ((s->mode & MODE_NBE) || (s->q != '\'' && s->q != '"'))
+		return 0;
+	p = s->buf + s->stmt_start;
+	e = s->buf + s->len;
+	while (p < e && (p = memchr(p, '\\', (size_t)(e - p))) != NULL &&
+	    p + 1 < e) {
+		if (p[1] == '\'' || p[1] == '"')
+			return line_at(s, s->base + (uint64_t)s->stmt_start);
+		p += 2;
+	}
+	return 0;
+}
+
 int
 split_finish(struct split *s)
 {
+	unsigned long long stmt_line;
 	uint64_t	 off;
 	size_t		 end;
 
@@ -374,6 +399,15 @@ split_finish(struct split *s)
 	}
 	if (s->q) {
 		off = s->q_start;
+		if ((stmt_line = bs_quote_line(s)) != 0)
+			return sfail(s, "truncated: unterminated string "
+			    "starting at line %llu, offset %llu (or, if the "
+			    "text is whole, a backslash before a quote in the "
+			    "statement from line %llu, as a script for "
+			    "sql_mode NO_BACKSLASH_ESCAPES has: split it with "
+			    "--no-backslash-escapes)", (unsigned long long)
+			    line_at(s, off), (unsigned long long)off,
+			    (unsigned long long)stmt_line);
 		return sfail(s, "truncated: unterminated %s starting at line "
 		    "%llu, offset %llu", s->q == '`' ? "quoted identifier" :
 		    "string", (unsigned long long)line_at(s, off),

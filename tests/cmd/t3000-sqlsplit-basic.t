@@ -91,6 +91,14 @@ like "$(cat err)" "^sqlsplit: cut.sql: truncated: unterminated string starting a
     "names the line and offset where the string started"
 framecat <cut.rp >out 2>err; is $? 1 "the frame stream of a cut input has no trailer"
 is "$(grep -c 'INSERT' out)" 0 "the partial statement is not emitted"
+# A whole script for NO_BACKSLASH_ESCAPES, read with backslash escapes,
+# also ends inside a string: the message says which statement may be it.
+printf "select 1;\nINSERT INTO t VALUES ('C:\\\\');\nINSERT INTO t VALUES ('x');\n" >nbe.sql
+sqlsplit nbe.sql >/dev/null 2>err; is $? 1 "a script for NO_BACKSLASH_ESCAPES: exits 1"
+like "$(cat err)" "^sqlsplit: nbe.sql: truncated: unterminated string starting at line 3, offset [0-9]+ \\(or, if the text is whole, a backslash before a quote in the statement from line 2, .*--no-backslash-escapes\\)$" \
+    "and names the statement with the backslash and the option"
+sqlsplit --no-backslash-escapes nbe.sql | framecat | grep -c INSERT >out
+is "$(cat out)" 2 "which splits it into its statements"
 printf 'select 1;\nselect `abc' | sqlsplit --print >/dev/null 2>err
 like "$(cat err)" "unterminated quoted identifier starting at line 2" \
     "a cut quoted identifier is reported"
