@@ -337,8 +337,8 @@ frame(void *st, const struct frame *f, int *input_err)
 }
 
 /*
- * The input is over: the ordered INSERTs' transaction is committed (or,
- * after a failure, rolled back), the unit being filled is queued (or
+ * The input is over: what ran of the ordered INSERTs' transaction is
+ * committed (it is still open only if all of it ran), the unit being filled is queued (or
  * dropped); the input's transaction left open is rolled back, as the
  * mysql client does at its end (then what it held is not done).
  */
@@ -348,7 +348,8 @@ end(void *st, int rc, int input_err, uint64_t *no, uint64_t *hash)
 	struct dispatch	*d = st;
 	struct sx	*x = d->x;
 
-	if (!d->o->dry_run && st_ordered_end(d, rc == 0) == -1)
+	/* what ran of ordered INSERTs is committed, as by the client */
+	if (!d->o->dry_run && st_ordered_end(d, 1) == -1)
 		rc = -1;
 	if (rc == 0 && resume_end(d) == -1)
 		rc = -1;

@@ -11,8 +11,11 @@
  * 1 (the same ids, LAST_INSERT_ID() and user variables as the
  * client's), inside one transaction of about --commit-every bytes
  * that the checkpoint row commits with, like a unit's: the resume point
- * moves past them only at its COMMIT, and a failure rolls them all back
- * (resuming runs them again, once).  Any other statement ends it first;
+ * moves past them only at its COMMIT.  Where the run stops (the input
+ * cut or damaged after them, an interrupt, a statement of them failing
+ * alone) what ran is committed, as the client would have committed it:
+ * the ids the server gave them are not given back by a rollback.  Only
+ * where the server rolled the transaction back are they lost (said).  Any other statement ends it first;
  * the other barriers (UPDATE, DELETE, INSERT ... SELECT, DDL) run alone
  * in autocommit as before.  ROW_COUNT() and FOUND_ROWS() read what the
  * statement before did: an INSERT that reads them joins the transaction
@@ -34,6 +37,9 @@
 
 #include "engine.h"
 #include "stmts.h"
+
+static int	alive(struct dispatch *, const struct rp_stmt *);
+static void	lost_ids(struct dispatch *, uint64_t);
 
 /* May s join a transaction of ordered INSERTs?  1, 0, or -1. */
 static int
@@ -86,7 +92,9 @@ run(struct dispatch *d, const struct rp_stmt *s, uint64_t hash)
 
 	d->ord_last = s->no;
 	if (sx_group_stmt(x, s) == -1) {
-		(void)st_ordered_end(d, 0);
+		/* the client has committed what ran before s: so do we */
+		d->ord_last = s->no - 1;
+		(void)st_ordered_end(d, alive(d, s));
 		return -1;
 	}
 	d->ord_hash = hash;
@@ -111,9 +119,46 @@ run(struct dispatch *d, const struct rp_stmt *s, uint64_t hash)
 		sx_set_error(x, d->ord_first, "statements %" PRIu64 "-%" PRIu64
 		    ": their transaction on connection 1 ended before its "
 		    "COMMIT (the server rolled it back)", d->ord_first, s->no);
+		lost_ids(d, s->no);
 		(void)st_ordered_end(d, 0);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * The AUTO_INCREMENT values the server gave statements of a transaction
+ * it rolled back stay used (InnoDB does not take them back: MariaDB KB
+ * "AUTO_INCREMENT Handling in InnoDB"); the client, one statement at a
+ * time, would have lost at most the one that failed.  Said once.
+ */
+static void
+lost_ids(struct dispatch *d, uint64_t last)
+{
+	if (last <= d->ord_first)
+		return;
+	sx_report(d->x, "statements %" PRIu64 "-%" PRIu64 " were rolled back "
+	    "by the server after the AUTO_INCREMENT values it gave them: a "
+	    "resume gives their rows later values than one run without the "
+	    "stop would", d->ord_first, last);
+}
+
+/*
+ * Statement s of the transaction failed alone: is the transaction still
+ * open, what ran before s to be committed?  An error packet carries no
+ * status: a round trip says (a lost connection, a deadlock, the server's
+ * rollback of the whole transaction say no).  1 or 0.
+ */
+static int
+alive(struct dispatch *d, const struct rp_stmt *s)
+{
+	struct sx	*x = d->x;
+
+	if (s->no <= d->ord_first)
+		return 0;	/* nothing ran before s */
+	if (mysql_query(x->conn[0], "DO 0") == 0 && sx_in_transaction(x, 0))
+		return 1;
+	lost_ids(d, s->no - 1);
 	return 0;
 }
 

@@ -4,13 +4,12 @@
 # one transaction of about --commit-every bytes there (ordered.c), not
 # one COMMIT each: the binary log counts the transactions.  Their values,
 # warnings and failures stay the mysql client's (also with a failing
-# statement in the middle, --force); without --force a failure rolls the
-# transaction back and the resume point says exactly what is committed.
+# statement in the middle, --force); a stop commits what ran, as the
+# client has it, and the resume point says exactly what is committed.
 . "$(dirname "$0")/../lib.sh"
 need_server
 C=$(CONN)
 a=t4243_a b=t4243_b
-plan 10
 
 # Transactions of the binary log since file $1 position $2 that write
 # table $3 (db.t): Gtid ... Xid groups with a Table_map of it.
@@ -79,13 +78,33 @@ for j in 1 2; do
 	is "$(sqlexec_counts err)" "$want" "-j $j --force: warnings and failures"
 done
 
-# Without --force: the failure rolls the transaction back, and the resume
-# point says what is committed.
+# Without --force: the failing statement fails alone, what ran before it
+# is committed, as the client (which stops there) has it, and the resume
+# point says so.
+fresh_db $a
+sql $a <mix.sql >/dev/null 2>&1
+db_hex $a >a.hex
 fresh_db $b
 sqlsplit mix.sql >mix.rp
 sqlexec $C -j 2 $b <mix.rp 2>err
-st=$?
-tok=$(sed -n 's/.* resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
-is "$st ${tok%%:*} $(sql $b -e 'SELECT COUNT(*) FROM t')" "1 4 0" \
-    "a duplicate key without --force: exit 1, resume at 4, nothing of t committed"
+is "$?" 1 "a duplicate key without --force: exit 1"
+like "$(cat err)" "statements 1-7 are committed" "... and statements 1-7 are committed"
+db_hex $b >b.hex
+is_file b.hex a.hex "... with the rows the client leaves when it stops there"
+
+# A stop inside the transaction (the input cut, here) commits what ran:
+# the ids the server gave are not given back by a rollback, so a resume
+# gives each row the id one whole run gives (issue #24: resume and -j N
+# as serial).
+sqlsplit ids.sql >ids.rp
+size=$(wc -c <ids.rp)
+for cut in $((size / 3)) $((size / 2)) $((size - 100)); do
+	fresh_db $b
+	head -c $cut ids.rp | sqlexec $C -j 2 $b 2>err
+	st=$?
+	tok=$(sed -n 's/.* resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
+	sqlexec $C -j 2 --skip-to "$tok" $b <ids.rp 2>err2
+	is "$st $? $(sql $b -e 'SELECT COUNT(*), SUM(id <> v), MAX(id) FROM t')" \
+	    "1 0 2000	0	2000" "cut at byte $cut of $size, resumed at $tok: every id as one run gives"
+done
 done_testing
