@@ -126,17 +126,19 @@ resume_end(struct dispatch *d)
 }
 
 /*
- * Before --skip-to N: refuse, before s runs, a point past what running
- * the SETs again cannot rebuild (order.c), rather than finish the input
- * with other values.
+ * With --skip-to N: refuse, before s runs, a point past what running the
+ * SETs again cannot rebuild, or s reading what they did not (order.c),
+ * rather than finish the input with other values.
  */
 static int
-resume_lost(struct dispatch *d, const struct rp_stmt *s)
+resume_lost(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 {
 	struct buf	 why = BUF_INIT;
 	char		 given[512];
 
-	if (sx_order_lost(d->x, s->no, s->no == d->o->skip_to, &why) == 0) {
+	if (sx_order_replay(d->x, s, a, &why) == 0 &&
+	    (s->no > d->o->skip_to || sx_order_lost(d->x, s->no,
+	    s->no == d->o->skip_to, &why) == 0)) {
 		buf_release(&why);
 		return 0;
 	}
@@ -161,8 +163,7 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		return -1;
 	d->consumed = s->no;
 	sx_check_use(d->x, s, &d->use_warned);
-	sx_order_replay(d->x, s, a);
-	if (s->no <= d->o->skip_to && resume_lost(d, s) == -1)
+	if (resume_lost(d, s, a) == -1)
 		return -1;
 	if (a != ACT_SKIP && (s->no > d->o->skip_to || a == ACT_SESSION) &&
 	    !d->o->dry_run && d->x->max_packet > 0 &&

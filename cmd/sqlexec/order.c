@@ -77,6 +77,8 @@ struct sx_order {
 	size_t		 ntmp, captmp;
 	uint64_t	 lost_no;	/* first state a resume cannot rebuild */
 	char		 lost_why[200];	/* what lost_no did */
+	uint64_t	 lid_before;	/* may have set LAST_INSERT_ID(), skipped */
+	int		 lid_after;	/* a statement after --skip-to may have */
 	struct ai_table	*t;
 	size_t		 n, cap;
 	struct sqllit_insert ins;
@@ -189,6 +191,7 @@ struct seen {
 	int		 clock;		/* reads the clock (NOW()...) */
 	int		 fncall;	/* calls a function not known */
 	int		 fnsys;		/* fn is a per-connection @@name */
+	int		 lid;		/* reads LAST_INSERT_ID() or @@IDENTITY */
 	struct sqltok	 fn;		/* the first call or @@name read above */
 	struct sqltok	 var;		/* the first user variable set */
 };
@@ -235,6 +238,7 @@ sysvar(struct sqltok_lexer *lx, struct seen *w)
 				w->fnsys = 1;
 			}
 			w->conn = 1;
+			w->lid |= i < 2;	/* IDENTITY, LAST_INSERT_ID */
 		}
 }
 
@@ -321,6 +325,7 @@ scan(const char *text, size_t len, int mode, struct seen *w)
 			    sizeof(*per_conn); i++)
 				if (sqltok_is(&prev, per_conn[i]))
 					known = w->conn = 1;
+			w->lid |= sqltok_is(&prev, "LAST_INSERT_ID");
 			if (sqltok_is(&prev, "ROW_COUNT") ||
 			    sqltok_is(&prev, "FOUND_ROWS"))
 				w->rowcount = 1;
@@ -684,6 +689,10 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 	 * definition (CREATE, ALTER, DROP) runs none of its body or its
 	 * expressions, but CREATE TABLE ... SELECT does.
 	 */
+	/* what it may set LAST_INSERT_ID() to is this run's (replay_read()) */
+	if ((*a != ACT_PARALLEL || ordered) && *a != ACT_SESSION &&
+	    !ddl(s->kind))
+		o->lid_after = 1;
 	if (*a != ACT_PARALLEL && *a != ACT_SESSION && (w.assigns || w.call) &&
 	    (!ddl(s->kind) || (s->kind == STK_CREATE_TABLE && w.select)))
 		o->diverged = 1;
@@ -865,19 +874,66 @@ out:
 	buf_release(&key);
 }
 
-void
-sx_order_replay(struct sx *x, const struct rp_stmt *s, enum sx_action a)
+/* Does text[0..len) hold word, in any case?  (A quick look: 0 is sure.) */
+static int
+mentions(const char *text, size_t len, const char *word)
+{
+	size_t	 i, n = strlen(word);
+
+	for (i = 0; i + n <= len; i++)
+		if (toupper((unsigned char)text[i]) == *word &&
+		    strncasecmp(text + i, word, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * After --skip-to: does s read LAST_INSERT_ID(), which a statement
+ * before the point may have set (on the connection that ended), before
+ * any statement of this run may have set it?  1 with why in b.
+ */
+static int
+replay_read(struct sx *x, const struct rp_stmt *s, struct buf *b)
+{
+	struct sx_order	*o = x->order;
+	struct seen	 w;
+
+	/* @@IDENTITY has an "@" */
+	if (o->lid_before == 0 || o->lid_after ||
+	    (memchr(s->text, '@', s->len) == NULL &&
+	    !mentions(s->text, s->len, "LAST_INSERT_ID")))
+		return 0;
+	scan(s->text, s->len, s->mode, &w);
+	if (!w.lid)
+		return 0;
+	buf_addf(b, "statement %llu (line %llu) reads LAST_INSERT_ID() "
+	    "before any statement after the resume point set it, and "
+	    "statement %llu before the point may have set it",
+	    (unsigned long long)s->no, (unsigned long long)s->line,
+	    (unsigned long long)o->lid_before);
+	return 1;
+}
+
+int
+sx_order_replay(struct sx *x, const struct rp_stmt *s, enum sx_action a,
+    struct buf *why)
 {
 	struct sx_order	*o = x->order;
 
 	if (o == NULL || a == ACT_SKIP)
-		return;
+		return 0;
+	if (x->o->skip_to > 0 && s->no > x->o->skip_to &&
+	    replay_read(x, s, why))
+		return 1;
 	if (a == ACT_SESSION && (s->kind == STK_SET || s->kind == STK_OTHER))
 		replay_set(o, s);
 	else if (a != ACT_SESSION) {
 		replay_temp(x, s);
 		replay_other(o, s);
+		if (s->no <= x->o->skip_to && !ddl(s->kind))
+			o->lid_before = s->no;
 	}
+	return 0;
 }
 
 uint64_t

@@ -283,14 +283,16 @@ int	 sx_order_reads_count(const struct sx *);
 /*
  * What a resume can rebuild of the session (order.c says the rule):
  * sx_order_replay() sees every statement s, classified a, in input
- * order, before --skip-to too.  sx_order_lost(): can a resume after
+ * order, before --skip-to too, before sx_order(); 1 (why added to b) if
+ * s, after --skip-to, reads LAST_INSERT_ID() the resume cannot rebuild,
+ * else 0.  sx_order_lost(): can a resume after
  * statement no not rebuild the session the input had there?  The
  * statement that lost it, with why ("statement 5 (line 5) set @ann from
  * LAST_INSERT_ID()") added to b, else 0; temp 0 counts only what stays
  * lost (not a TEMPORARY TABLE that a later DROP ends).
  */
-void	 sx_order_replay(struct sx *, const struct rp_stmt *s,
-	    enum sx_action a);
+int	 sx_order_replay(struct sx *, const struct rp_stmt *s,
+	    enum sx_action a, struct buf *b);
 uint64_t sx_order_lost(const struct sx *, uint64_t no, int temp,
 	    struct buf *why);
 /* SET autocommit = 0 or OFF: 0; = 1 or ON: 1; not set: -1. */

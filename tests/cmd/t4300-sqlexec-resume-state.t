@@ -63,6 +63,16 @@ SQL
 # rs3.sql (9c): rs2.sql without the SELECT ... INTO: @n set inside the UPDATE
 grep -v 'INTO @m' rs2.sql | sed "s/rs2/rs3/g; s/('m', @m), //" >rs3.sql
 
+# rs4.sql (9): LAST_INSERT_ID() read after the point, of an INSERT before
+cat >rs4.sql <<'SQL'
+CREATE DATABASE IF NOT EXISTS t4300_rs4; USE t4300_rs4;
+CREATE TABLE IF NOT EXISTS author (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(50));
+CREATE TABLE IF NOT EXISTS book (id INT AUTO_INCREMENT PRIMARY KEY, author_id INT, title VARCHAR(80));
+INSERT INTO author (name) VALUES ('Ann'), ('Bob');
+INSERT INTO t4300_rs4.needed (x) VALUES (1);
+INSERT INTO book (author_id, title) VALUES (LAST_INSERT_ID(), 'Bob book?');
+SQL
+
 # run NAME ARGS...: sqlsplit NAME.sql | sqlexec ARGS, stderr in err
 run() {
 	_f=$1
@@ -128,6 +138,22 @@ check tt t4300_tt 4 'made TEMPORARY TABLE t4300_tt.tmp' dest
 check rs2 t4300_rs2 6 'set @m by SELECT \.\.\. INTO' r
 check rs3 t4300_rs3 7 'set @n inside a statement that is not a SET' r
 
+# rs4: the point (5) is fine, but statement 7 reads what 5 left
+sql -e "DROP DATABASE IF EXISTS t4300_rs4"
+run rs4
+is $? 1 "rs4: the failed run exits 1"
+tok=$(sed -n 's/.*; resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
+like "$tok" '^5:[0-9a-f]{16}$' "rs4: it offers --skip-to 5"
+sql t4300_rs4 -e "CREATE TABLE needed (x INT)"
+run rs4 --skip-to "$tok"
+is $? 1 "rs4 --skip-to $tok: exits 1"
+like "$(cat err)" "^sqlexec: --skip-to $tok: refused: statement 7 \(line 6\) \
+reads LAST_INSERT_ID\(\) before any statement after the resume point set it, \
+and statement 5 before the point may have set it, which a resume on a new \
+connection cannot rebuild: restore the input from the start into an empty \
+target$" "rs4 --skip-to: refused at statement 7"
+is "$(sql t4300_rs4 -e 'SELECT COUNT(*) FROM book')" 0 "rs4: book has no row"
+
 # Pure SETs: a mysqldump header, @k = @k + 1, a TEMPORARY TABLE dropped
 # before the point; the resume gives every row the mysql client gives.
 cat >p.sql <<'SQL'
@@ -146,6 +172,8 @@ INSERT INTO t (v) SELECT CONCAT('tmp=', x) FROM tmp;
 DROP TEMPORARY TABLE tmp;
 SET @k = @k * 10;
 INSERT INTO t4300_p.needed VALUES (1);
+INSERT INTO t (v) VALUES ('after');
+INSERT INTO t (v, m) VALUES ('lid', LAST_INSERT_ID());
 INSERT INTO t (v, m) VALUES (CONCAT('k=', @k, ' cs=', @OLD_CHARACTER_SET_CLIENT, ' uc=', @OLD_UNIQUE_CHECKS), CONCAT(@@sql_mode, '/', @OLD_SQL_MODE));
 /*!40101 SET SQL_MODE=@OLD_SQL_MODE */;
 /*!40014 SET UNIQUE_CHECKS=@OLD_UNIQUE_CHECKS */;
@@ -168,5 +196,5 @@ is "$(hexes t4300_p t)" "$want" "pure: HEX of every row as mysql's"
 like "$want" "6B3D3230" "pure: (the row after the point has k=20)"
 
 sql -e "DROP DATABASE t4300_rs; DROP DATABASE t4300_tt2; DROP DATABASE t4300_tt;
-    DROP DATABASE t4300_rs2; DROP DATABASE t4300_rs3; DROP DATABASE t4300_p; DROP DATABASE t4300_ck"
+    DROP DATABASE t4300_rs2; DROP DATABASE t4300_rs3; DROP DATABASE t4300_rs4; DROP DATABASE t4300_p; DROP DATABASE t4300_ck"
 done_testing
