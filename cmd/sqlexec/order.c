@@ -192,6 +192,7 @@ struct seen {
 	int		 fncall;	/* calls a function not known */
 	int		 fnsys;		/* fn is a per-connection @@name */
 	int		 lid;		/* reads LAST_INSERT_ID() or @@IDENTITY */
+	int		 connread;	/* reads a per-connection value */
 	struct sqltok	 fn;		/* the first call or @@name read above */
 	struct sqltok	 var;		/* the first user variable set */
 };
@@ -210,9 +211,14 @@ static const char *const per_conn_var[] = {
 	"ERROR_COUNT", "PSEUDO_THREAD_ID", "LAST_GTID",
 };
 
-/* The name after "@@" ([SESSION. | LOCAL. | GLOBAL.]name), for w->conn. */
+static int target(const struct sqltok_lexer *, int);
+
+/*
+ * The name after "@@" ([SESSION. | LOCAL. | GLOBAL.]name), for w->conn;
+ * set_eq as target()'s.
+ */
 static void
-sysvar(struct sqltok_lexer *lx, struct seen *w)
+sysvar(struct sqltok_lexer *lx, struct seen *w, int set_eq)
 {
 	struct sqltok_lexer save = *lx;
 	struct sqltok	 t, dot;
@@ -233,11 +239,14 @@ sysvar(struct sqltok_lexer *lx, struct seen *w)
 	}
 	for (i = 0; i < sizeof(per_conn_var) / sizeof(*per_conn_var); i++)
 		if (sqltok_is(&t, per_conn_var[i])) {
+			w->conn = 1;
+			if (target(lx, set_eq))
+				continue;	/* SET @@pseudo_thread_id = 5 */
 			if (w->fn.p == NULL) {
 				w->fn = t;
 				w->fnsys = 1;
 			}
-			w->conn = 1;
+			w->connread = 1;
 			w->lid |= i < 2;	/* IDENTITY, LAST_INSERT_ID */
 		}
 }
@@ -296,7 +305,7 @@ scan(const char *text, size_t len, int mode, struct seen *w)
 			    *n.p == '@') {
 				if (w->why == NULL)
 					w->why = "a system variable";
-				sysvar(&lx, w);
+				sysvar(&lx, w, set && depth == 0);
 			} else {
 				/* the name is n; a target unless read */
 				if (w->why == NULL)
@@ -324,7 +333,7 @@ scan(const char *text, size_t len, int mode, struct seen *w)
 			for (known = 0, i = 0; i < sizeof(per_conn) /
 			    sizeof(*per_conn); i++)
 				if (sqltok_is(&prev, per_conn[i]))
-					known = w->conn = 1;
+					known = w->conn = w->connread = 1;
 			w->lid |= sqltok_is(&prev, "LAST_INSERT_ID");
 			if (sqltok_is(&prev, "ROW_COUNT") ||
 			    sqltok_is(&prev, "FOUND_ROWS"))
@@ -775,7 +784,7 @@ replay_set(struct sx_order *o, const struct rp_stmt *s)
 		lost(o, s, "set %s by SELECT ... INTO", var);
 	else if (w.select)
 		lost(o, s, "set %s from a subquery", var);
-	else if (w.conn || w.clock || w.fncall)
+	else if (w.connread || w.clock || w.fncall)
 		lost(o, s, "set %s from %s", var, n > 0 ? fn : "a function");
 }
 

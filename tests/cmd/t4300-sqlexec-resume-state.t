@@ -154,8 +154,10 @@ connection cannot rebuild: restore the input from the start into an empty \
 target$" "rs4 --skip-to: refused at statement 7"
 is "$(sql t4300_rs4 -e 'SELECT COUNT(*) FROM book')" 0 "rs4: book has no row"
 
-# Pure SETs: a mysqldump header, @k = @k + 1, a TEMPORARY TABLE dropped
-# before the point; the resume gives every row the mysql client gives.
+# Pure SETs: a mysqldump header, @k = @k + 1, a per-connection variable
+# set (as mysqlbinlog's output does), a TEMPORARY TABLE dropped before
+# the point, LAST_INSERT_ID() after an INSERT after it; the resume gives
+# every row the mysql client gives.
 cat >p.sql <<'SQL'
 /*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;
 /*!40101 SET NAMES utf8mb4 */;
@@ -165,6 +167,7 @@ CREATE DATABASE IF NOT EXISTS t4300_p; USE t4300_p;
 CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(200), m VARCHAR(200));
 SET @k = 1;
 SET @k = @k + 1;
+SET @@session.pseudo_thread_id = 999;
 INSERT INTO t (v, m) VALUES (CONCAT('k=', @k), @OLD_SQL_MODE);
 CREATE TEMPORARY TABLE tmp (x INT);
 INSERT INTO tmp VALUES (7);
@@ -188,7 +191,7 @@ sql -e "DROP DATABASE t4300_p"
 run p --default-character-set=utf8mb4
 is $? 1 "pure: the failed run exits 1"
 tok=$(sed -n 's/.*; resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
-like "$tok" '^15:[0-9a-f]{16}$' "pure: it offers --skip-to after statement 15"
+like "$tok" '^16:[0-9a-f]{16}$' "pure: it offers --skip-to after statement 16"
 sql t4300_p -e "CREATE TABLE needed (x INT)"
 run p --default-character-set=utf8mb4 --skip-to "$tok"
 is $? 0 "pure: --skip-to $tok exits 0"
