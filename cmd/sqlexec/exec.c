@@ -176,6 +176,16 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	if (a == ACT_BARRIER && !st_transactional(s) && !sx_is_select(s) &&
 	    !d->o->dry_run)
 		sx_nontx_forget(d->x);
+	/*
+	 * A frame without its lexer mode (an older sqlsplit) that sets
+	 * sql_mode: what follows may be lexed here in another mode than the
+	 * server's (NO_BACKSLASH_ESCAPES, ANSI_QUOTES), so the order rule
+	 * may not see a user variable: the serial order needs no lexing.
+	 */
+	if (!s->said && s->kind == STK_SET &&
+	    strcasestr(s->text, "sql_mode") != NULL)
+		st_go_serial(d, s, "a SET of sql_mode in a stream without "
+		    "lexer modes (an older sqlsplit)");
 	if (s->no <= d->o->skip_to) {
 		if (a == ACT_SESSION)
 			return st_session_before(d, s);

@@ -33,7 +33,6 @@ awk 'BEGIN {
 	print "SET sql_mode = DEFAULT;"
 	print "INSERT INTO u VALUES (-2, '\''e\\'\''f'\'');"
 }' >m.sql
-plan 28
 
 # what sqlsplit wrote: each statement's mode, SET kinds
 sqlsplit m.sql | framecat >m.txt
@@ -109,6 +108,30 @@ printf 'SET GLOBAL t4242_nosuch = 1;\nSET @x = 1;\n' | sqlsplit |
     rows2json | sed 's/,"lex_mode":0//; s/"set-server"/"set"/' | json2rows | sqlexec -n -j 2 >plan 2>&1
 is "$(grep -c ': set: barrier' plan) $(grep -c ': set: session' plan)" "1 1" \
     "an older frame's SET GLOBAL is still a barrier, SET @x session"
+
+# Frames of an older producer (no mode) under a script's own
+# NO_BACKSLASH_ESCAPES: lexed here with backslash escapes, 'x\' would hide
+# the @r after it from the order rule; the SET of sql_mode makes the run
+# serial, so every row is the client's.
+{
+	echo "SET sql_mode = 'NO_BACKSLASH_ESCAPES';"
+	echo "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(9));"
+	echo "CREATE TABLE b (n INT PRIMARY KEY, v VARCHAR(9), r INT);"
+	seq 300 | awk '{ printf "INSERT INTO a (v) VALUES (%cC:\\%d%c);\n", 39, $1, 39
+	    print "SET @r = LAST_INSERT_ID();"
+	    printf "INSERT INTO b VALUES (%d, %cx\\%c, @r) /* %c */;\n", $1, 39, 39, 39 }'
+} >old.sql
+fresh_db $a
+sql $a <old.sql
+db_hex $a >a.hex
+sqlsplit old.sql | rows2json | sed 's/,"lex_mode":[0-9]*//' | json2rows >old.rp
+fresh_db $b
+sqlexec $C -j 2 $b <old.rp 2>err
+is "$?" 0 "older frames under NO_BACKSLASH_ESCAPES at -j 2: exit 0"
+like "$(cat err)" "a SET of sql_mode in a stream without lexer modes .*: from here on one connection" \
+    "... the SET of sql_mode makes the run serial"
+db_hex $b >b.hex
+is_file b.hex a.hex "... and every row is the client's"
 
 sql -e "DROP USER t4242_u@localhost; DROP ROLE t4242_r;
     DROP DATABASE $a; DROP DATABASE $b"
