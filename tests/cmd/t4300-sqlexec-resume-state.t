@@ -198,6 +198,39 @@ is $? 0 "pure: --skip-to $tok exits 0"
 is "$(hexes t4300_p t)" "$want" "pure: HEX of every row as mysql's"
 like "$want" "6B3D3230" "pure: (the row after the point has k=20)"
 
-sql -e "DROP DATABASE t4300_rs; DROP DATABASE t4300_tt2; DROP DATABASE t4300_tt;
+# A mariadb-dump dump with a trigger and procedures whose bodies set
+# user variables (":=", SELECT ... INTO, CALL): definitions run none of
+# that, and its header's SETs are pure: it still resumes.
+sql <<'SQL'
+DROP DATABASE IF EXISTS t4300_d; CREATE DATABASE t4300_d; USE t4300_d;
+CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v INT);
+INSERT INTO t (v) VALUES (1), (2), (3);
+CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @c := IFNULL(@c, 0) + 1;
+CREATE PROCEDURE q() SET @y = 1;
+DELIMITER ;;
+CREATE PROCEDURE p() BEGIN SELECT COUNT(*) INTO @x FROM t; CALL q(); END;;
+DELIMITER ;
+CREATE TABLE z (a INT);
+SQL
+is $? 0 "dump: its source made"
+mariadb-dump --no-defaults -uroot -S "$RP_SOCK" --routines --triggers \
+    t4300_d >d.sql
+is $? 0 "dump: mariadb-dump exits 0"
+ok $(grep -q 'INTO @x FROM t; CALL q()' d.sql && grep -q 'SET @c := ' d.sql;
+    echo $?) "dump: it holds the bodies"
+# a failure near its end, before its trailer
+sed -i 's/^\/\*!40103 SET TIME_ZONE=@OLD_TIME_ZONE \*\/;/INSERT INTO t4300_n.needed VALUES (1);\nINSERT INTO t4300_d.z VALUES (9);\n&/' d.sql
+sql -e "DROP DATABASE t4300_d; CREATE DATABASE t4300_d;
+    DROP DATABASE IF EXISTS t4300_n; CREATE DATABASE t4300_n"
+run d t4300_d
+is $? 1 "dump: the failed run exits 1"
+tok=$(sed -n 's/.*; resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
+like "$tok" '^[0-9]+:[0-9a-f]{16}$' "dump: it offers --skip-to"
+sql t4300_n -e "CREATE TABLE needed (x INT)"
+run d t4300_d --skip-to "$tok"
+is $? 0 "dump: --skip-to $tok exits 0"
+is "$(sql t4300_d -e 'SELECT a FROM z')" 9 "dump: the statement after the point ran"
+
+sql -e "DROP DATABASE t4300_d; DROP DATABASE t4300_n; DROP DATABASE t4300_rs; DROP DATABASE t4300_tt2; DROP DATABASE t4300_tt;
     DROP DATABASE t4300_rs2; DROP DATABASE t4300_rs3; DROP DATABASE t4300_rs4; DROP DATABASE t4300_p; DROP DATABASE t4300_ck"
 done_testing
