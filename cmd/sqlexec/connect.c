@@ -23,10 +23,13 @@ setup_session(struct sx *x, MYSQL *m, char *errbuf, size_t errlen)
 			return -1;
 		}
 	}
-	buf_adds(&b, "SET SESSION");
-	if (!x->o->keep_checks)
-		buf_adds(&b, " foreign_key_checks=0,");
-	buf_adds(&b, " unique_checks=1, sql_notes=0,");
+	/*
+	 * foreign_key_checks stays the server's: a statement stream's own
+	 * SETs decide it, as for the mysql client (checks.c); a snapshot
+	 * stream's session turns it off (ld_session()).  unique_checks=1 is
+	 * the default, set so that only bulk units run without it (worker.c).
+	 */
+	buf_adds(&b, "SET SESSION unique_checks=1, sql_notes=0,");
 	if (x->o->no_binlog)
 		buf_adds(&b, " sql_log_bin=0,");
 	buf_adds(&b, " autocommit=1");

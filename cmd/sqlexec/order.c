@@ -83,6 +83,7 @@ struct sx_order {
 	size_t		 n, cap;
 	struct sqllit_insert ins;
 	int		 diverged;	/* other connections' user variables */
+	int		 fk;		/* the input's foreign_key_checks (checks.c) */
 	int		 rowcount_said;	/* the ROW_COUNT() warning was given */
 	int		 reads_count;	/* the last statement reads ROW_COUNT() */
 };
@@ -654,7 +655,7 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 	    s->db[0] != '\0' ? s->db : x->o->db != NULL ? x->o->db : "";
 	struct seen	 w;
 	const char	*r;
-	int		 err, rc = 0, dml;
+	int		 err, rc = 0, dml, fk = 0;
 
 	if (o != NULL)
 		o->reads_count = 0;
@@ -668,6 +669,17 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 			*why = r;
 		} else if (err)
 			return -1;
+		/*
+		 * With foreign_key_checks on, a row may need another unit's
+		 * (its parent) and a write fires cascades: in order (checks.c);
+		 * it leaves LAST_INSERT_ID() alone.
+		 */
+		else if ((fk = sx_checks_on(x, &o->fk, s->no)) == -1)
+			return -1;
+		else if (fk) {
+			*a = ACT_BARRIER;
+			*why = "foreign_key_checks is on";
+		}
 		break;
 	case ACT_SESSION:
 		scan(s->text, s->len, s->mode, &w);
@@ -693,6 +705,7 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 		}
 		break;
 	}
+	sx_checks_see(&o->fk, s, *a == ACT_SESSION, w.call);
 	/*
 	 * It runs on connection 1 only: what it sets, the others lack.  A
 	 * definition (CREATE, ALTER, DROP) runs none of its body or its
@@ -700,7 +713,7 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 	 */
 	/* what it may set LAST_INSERT_ID() to is this run's (replay_read()) */
 	if ((*a != ACT_PARALLEL || ordered) && *a != ACT_SESSION &&
-	    !ddl(s->kind))
+	    !ddl(s->kind) && !fk)
 		o->lid_after = 1;
 	if (*a != ACT_PARALLEL && *a != ACT_SESSION && (w.assigns || w.call) &&
 	    (!ddl(s->kind) || (s->kind == STK_CREATE_TABLE && w.select)))
@@ -934,6 +947,8 @@ sx_order_replay(struct sx *x, const struct rp_stmt *s, enum sx_action a,
 	if (x->o->skip_to > 0 && s->no > x->o->skip_to &&
 	    replay_read(x, s, why))
 		return 1;
+	/* also before --skip-to, where sx_order() sees nothing */
+	sx_checks_see(&o->fk, s, a == ACT_SESSION, 0);
 	if (a == ACT_SESSION && (s->kind == STK_SET || s->kind == STK_OTHER))
 		replay_set(o, s);
 	else if (a != ACT_SESSION) {

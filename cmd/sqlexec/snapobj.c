@@ -186,8 +186,10 @@ ld_run_stmt(void *arg, const struct objsql_stmt *os)
 }
 
 /*
- * The session rows2sql's SQL sets (its dump header, lib/objsql), on every
- * connection; then sqlexec's own rule: unique_checks stays 1 (exec.c).
+ * The session rows2sql's SQL sets (its dump header, lib/objsql: also
+ * foreign_key_checks=0, as mysqldump's and myloader's), on every
+ * connection; then sqlexec's own rules: unique_checks stays 1 (exec.c),
+ * and with --keep-checks foreign_key_checks goes back on.
  */
 int
 ld_session(struct loader *l)
@@ -203,7 +205,8 @@ ld_session(struct loader *l)
 		return -1;
 	}
 	memset(&os, 0, sizeof(os));
-	os.text = "SET SESSION unique_checks=1";
+	os.text = l->o->keep_checks ? "SET SESSION unique_checks=1, "
+	    "foreign_key_checks=1" : "SET SESSION unique_checks=1";
 	os.len = strlen(os.text);
 	os.role = OBJSQL_CONTEXT;
 	return ld_run_stmt(l, &os);

@@ -10,7 +10,8 @@
  * input's own transactions), stmtunit.c (units), classify.c (what each
  * statement is allowed to do: run in parallel, run once as an ordered
  * barrier, run on every connection, or be skipped), order.c (the one
- * rule of what may run out of order or on another connection), ordered.c
+ * rule of what may run out of order or on another connection; checks.c,
+ * the input's foreign_key_checks, for it), ordered.c
  * (ordered INSERTs that follow one another: one transaction on
  * connection 1), usedb.c (USE and
  * --rename-db), target.c (what a statement names, for messages), lit.c
@@ -312,6 +313,19 @@ int	 sx_is_xa(const struct rp_stmt *);
 int	 sx_is_select(const struct rp_stmt *);
 /* CREATE [OR REPLACE] TEMPORARY TABLE: 1, else 0. */
 int	 sx_creates_temporary(const struct rp_stmt *);
+
+/*
+ * checks.c: the input's foreign_key_checks (*fk: CK_UNKNOWN at the
+ * start), for order.c.  sx_checks_see(): after statement s (session: it
+ * ran on every connection; call: a CALL) in input order.
+ * sx_checks_on(): 1 while the checks are on, when every write runs in
+ * order; 0 off; -1 an error, recorded for statement no.  Not known, it
+ * asks connection 1 after sx_drain() (with --dry-run: on).
+ */
+enum { CK_NONE = -1, CK_UNKNOWN, CK_OFF, CK_ON };
+void	 sx_checks_see(int *fk, const struct rp_stmt *s, int session,
+	    int call);
+int	 sx_checks_on(struct sx *, int *fk, uint64_t no);
 
 /*
  * usedb.c: warn (once: *warned) when a USE in the input names another

@@ -15,7 +15,7 @@ CK=t4231_ck.pos
 # every 50th sleeping 10 ms: a run of a few seconds.
 awk 'BEGIN {
 	print "DROP DATABASE IF EXISTS t4231;\nCREATE DATABASE t4231;"
-	print "USE t4231;\nCREATE TABLE t (id INT, v INT);"
+	print "USE t4231;\nSET FOREIGN_KEY_CHECKS=0;\nCREATE TABLE t (id INT, v INT);"
 	for (n = 1; n <= 3000; n++)
 		printf "INSERT INTO t VALUES (%d, %s);\n", n,
 		    n % 50 ? "0" : "SLEEP(0.01)"

@@ -94,6 +94,7 @@ is "$(sql -e "SELECT COUNT(*), SUM(id <> v), SUM(h <> 7) FROM iv;
 # A dump (explicit keys, SET @OLD_...=@@... around it) keeps its units.
 {
 	echo "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;"
+	echo "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;"
 	echo "CREATE TABLE d (id INT AUTO_INCREMENT PRIMARY KEY, v INT);"
 	seq 200 | awk '{ print "INSERT INTO d VALUES (" $1 ",1),(" $1 + 1000 ",2);" }'
 	echo "/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;"
