@@ -858,8 +858,11 @@ replay_temp(struct sx *x, const struct rp_stmt *s)
 	struct replay_temp *t;
 	struct buf	 key = BUF_INIT;
 	size_t		 i;
-	int		 made = sx_creates_temporary(s);
+	int		 made;
 
+	/* sqlsplit's kind for CREATE TEMPORARY TABLE (or none known) */
+	made = (s->kind == STK_CREATE_TABLE || s->kind == STK_OTHER) &&
+	    sx_creates_temporary(s);
 	if (!made && !drops_table(s))
 		return;
 	replay_key(x, s, &key);
@@ -896,16 +899,21 @@ out:
 	buf_release(&key);
 }
 
-/* Does text[0..len) hold word, in any case?  (A quick look: 0 is sure.) */
+/*
+ * Does text[0..len) hold LAST_INSERT_ID, in any case?  (A quick look at
+ * each "_", which memchr() finds fast: 0 is sure.)
+ */
 static int
-mentions(const char *text, size_t len, const char *word)
+mentions_lid(const char *text, size_t len)
 {
-	size_t	 i, n = strlen(word);
+	const char	*p = text, *e = text + len;
 
-	for (i = 0; i + n <= len; i++)
-		if (toupper((unsigned char)text[i]) == *word &&
-		    strncasecmp(text + i, word, n) == 0)
+	while ((p = memchr(p, '_', (size_t)(e - p))) != NULL) {
+		if (p - text >= 4 && e - p >= 10 &&
+		    strncasecmp(p - 4, "LAST_INSERT_ID", 14) == 0)
 			return 1;
+		p++;
+	}
 	return 0;
 }
 
@@ -923,7 +931,7 @@ replay_read(struct sx *x, const struct rp_stmt *s, struct buf *b)
 	/* @@IDENTITY has an "@" */
 	if (o->lid_before == 0 || o->lid_after ||
 	    (memchr(s->text, '@', s->len) == NULL &&
-	    !mentions(s->text, s->len, "LAST_INSERT_ID")))
+	    !mentions_lid(s->text, s->len)))
 		return 0;
 	scan(s->text, s->len, s->mode, &w);
 	if (!w.lid)
