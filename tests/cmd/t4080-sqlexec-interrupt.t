@@ -1,7 +1,8 @@
 #!/bin/sh
 # sqlexec: SIGINT or SIGTERM during a long statement kills it on the
 # server (KILL QUERY, as the mysql client does on Ctrl-C), rolls back what
-# is not committed and exits 1 within 2 s, with one resume number:
+# is not committed and exits 1 at once (the test allows 10 s on a loaded
+# machine: the statement would run 60 s), with one resume number:
 # "statements 1-N are committed; resume with --skip-to N", where the
 # target holds exactly statements 1 to N.  Issue 15 items 3 and 4: Ctrl-C
 # had no effect for 18 s of a DO SLEEP(20), and "interrupted ... after
@@ -56,7 +57,7 @@ ended_within() {
 # kill_sleeps: end any SLEEP a failed run left on the server.
 kill_sleeps() {
 	for id in $(sql -e "SELECT id FROM information_schema.PROCESSLIST
-	    WHERE id <> CONNECTION_ID() AND info LIKE '%SLEEP(20)%'"); do
+	    WHERE id <> CONNECTION_ID() AND info LIKE '%SLEEP(60)%'"); do
 		sql -e "KILL QUERY $id" 2>/dev/null
 	done
 }
@@ -70,23 +71,23 @@ resume_of() {
 for sig in INT TERM; do
 	for j in 1 3; do
 		case $sig in
-		INT)	long="DO SLEEP(20);" what="DO SLEEP(20), a barrier" ;;
-		TERM)	long="INSERT INTO t VALUES (105, SLEEP(20));"
-			what="an INSERT running SLEEP(20), in a unit" ;;
+		INT)	long="DO SLEEP(60);" what="DO SLEEP(60), a barrier" ;;
+		TERM)	long="INSERT INTO t VALUES (105, SLEEP(60));"
+			what="an INSERT running SLEEP(60), in a unit" ;;
 		esac
 		db=t4080_${sig}_$j
 		mk $db "$long" | sqlexec-gen >d.rp
 		sqlexec $C -j $j --commit-every 200 <d.rp 2>err &
 		pid=$!
-		running '%SLEEP(20)%'
+		running '%SLEEP(60)%'
 		ok $? "SIG$sig -j $j: $what is running"
 		kill -$sig $pid
-		ended_within 2 $pid
-		ok $? "SIG$sig -j $j: sqlexec ended within 2 s"
+		ended_within 10 $pid
+		ok $? "SIG$sig -j $j: sqlexec ended within 10 s, long before the SLEEP(60)"
 		wait $pid
 		is $? 1 "SIG$sig -j $j: exit 1"
 		is "$(sql -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST
-		    WHERE id <> CONNECTION_ID() AND info LIKE '%SLEEP(20)%'")" 0 \
+		    WHERE id <> CONNECTION_ID() AND info LIKE '%SLEEP(60)%'")" 0 \
 		    "SIG$sig -j $j: the statement was killed on the server"
 		kill_sleeps
 		like "$(head -1 err)" "^sqlexec: interrupted \\((Interrupt|Terminated)\\): " \
@@ -111,7 +112,7 @@ for sig in INT TERM; do
 		    "SIG$sig -j $j: nothing after the long statement is committed"
 		# resume: the result is the whole input (another input, the
 		# SLEEP left out: a bare N, unchecked)
-		mk $db "$(echo "$long" | sed 's/SLEEP(20)/0/')" | sqlexec-gen >fast.rp
+		mk $db "$(echo "$long" | sed 's/SLEEP(60)/0/')" | sqlexec-gen >fast.rp
 		sqlexec $C -j $j --skip-to "$n" <fast.rp 2>err2
 		is $? 0 "SIG$sig -j $j: resume with --skip-to $n: exit 0"
 		is "$(sql -e "SELECT COUNT(*) FROM $db.t WHERE id <> 105")" 200 \
@@ -136,8 +137,8 @@ int_taken() {
 wait_for int_taken
 ok $? "silent input: sqlexec takes SIGINT"
 kill -INT $pid
-ended_within 2 $pid
-ok $? "silent input: ended within 2 s of SIGINT"
+ended_within 10 $pid
+ok $? "silent input: ended within 10 s of SIGINT (a deadline, not a timing: the input never ends)"
 wait $pid
 is $? 1 "silent input: exit 1"
 like "$(cat err)" "no statement is committed" "silent input: nothing committed"
