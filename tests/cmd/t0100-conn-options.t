@@ -25,6 +25,15 @@ is "$out" "$(printf 'root@localhost\tlocalhost')" "-S: unix socket"
 out=$(conntest --no-defaults -uroot -h 127.0.0.1 -P "$RP_PORT" -e "$HOSTQ")
 is "$out" "$(printf 'root@127.0.0.1\ttcp')" "-h 127.0.0.1 -P: TCP"
 
+# TCP keepalive (lib/conn.c set_keepalive: first probe after 30 s, every
+# 10 s, 9 probes; TCP_USER_TIMEOUT 120 s), read back with getsockopt(2).
+out=$(conntest --no-defaults -uroot -h 127.0.0.1 -P "$RP_PORT" -K -e "SELECT 1")
+is "$out" "$(printf 'keepalive=1 idle=30 intvl=10 cnt=9 user_timeout=120000\n1')" \
+    "TCP: keepalive on, with its idle, interval, count and user timeout"
+out=$(conntest --no-defaults -uroot -S "$RP_SOCK" -K -e "SELECT 1")
+like "$out" "idle=-1 intvl=-1 cnt=-1 user_timeout=-1" \
+    "unix socket: no TCP options (set_keepalive() leaves it alone)"
+
 out=$(conntest --no-defaults -uroot -h localhost -P "$RP_PORT" -e "$HOSTQ" 2>&1)
 like "$out" "	tcp$" "-h localhost -P: TCP, as the mariadb client does"
 

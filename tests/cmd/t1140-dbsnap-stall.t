@@ -3,8 +3,10 @@
 # stays open: tests/tools/stallproxy after SIGUSR1): the read times out
 # (--read-timeout), dbsnap exits 1 with one line naming the table and the
 # chunk, and the rows2sql downstream reports the producer's ABORT with
-# that reason, not a complete stream.  Issue 25: it hung forever.  Also: dbsnap's connections have TCP
-# keepalive on (lib/conn), and the option's usage errors.
+# that reason, not a complete stream.  Issue 25: it hung forever.  Also
+# the option's usage errors.  (TCP keepalive, which lib/conn sets on every
+# connection, is read back in t0100: ss(8) showed no keepalive timer on
+# the CI machine.)
 # The server is the test's own: with --read-timeout=2, a set-up query
 # of the shared server (BINLOG_GTID_POS over a binary log that the whole
 # run has grown) could take 2 s without any stall.
@@ -42,12 +44,6 @@ stall() {
 	pipeline=$!
 	wait_for test -f first
 	ok $? "-j $1: dbsnap sends rows through the proxy"
-	if [ "$1" = 1 ] && command -v ss >/dev/null; then
-		like "$(ss -tnoH state established "( dport = :$pp )")" \
-		    "timer:\\(keepalive" "-j 1: the connection has TCP keepalive on"
-	elif [ "$1" = 1 ]; then
-		skip 1 "no ss(8)"
-	fi
 	kill -USR1 $proxy
 	touch go
 	wait_for gone $pipeline

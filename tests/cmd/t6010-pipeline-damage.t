@@ -63,7 +63,7 @@ like "$(cat lz.err)" "^lz: stdin: corrupt" "restore: lz -d reports the damage"
 
 # SQL text cut anywhere: at a statement boundary, inside a statement,
 # inside a string, just before the trailer line.
-for cut in $(grep -b -m 30 '^INSERT' full.sql | tail -1 | cut -d: -f1) \
+for cut in $(grep -a -b -m 30 '^INSERT' full.sql | tail -1 | cut -d: -f1) \
     $(( $(stat -c %s full.sql) / 2 )) $(( $(stat -c %s full.sql) - 80 )) \
     $(( $(stat -c %s full.sql) - 1 )); do
 	sql -e "DROP DATABASE IF EXISTS $DST"

@@ -1,8 +1,12 @@
 /*
  * conntest: connect with lib/conn options, run one query, print its rows.
  *
- *	conntest [connection options] [-D db] [-T threads] -e query
+ *	conntest [connection options] [-D db] [-K] [-T threads] -e query
  *
+ * With -K, the connection's socket options are printed first, as one
+ * line: "keepalive=1 idle=30 intvl=10 cnt=9 user_timeout=120000" (-1 for
+ * one the system does not have), read back with getsockopt(2), so that
+ * a test sees what lib/conn set without a kernel's socket diagnostics.
  * With -T, that many threads each open a connection at once and run the
  * query (conn_open() must be thread-safe); rows are printed per thread.
  * Rows go to stdout, tab-separated, NULL as "NULL".  Exit 0 on success,
@@ -13,6 +17,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +31,7 @@
 struct args {
 	struct conn_opts	 co;
 	const char		*query, *db;
-	int			 threads;
+	int			 threads, sockopts;
 };
 
 #define F(m)	OPT_FIELD(struct args, m)
@@ -32,6 +39,8 @@ static const struct opt options[] = {
 	OPT_STR('e', "execute", "QUERY", F(query), "run QUERY"),
 	OPT_STR('D', "database", "DB", F(db), "the default database"),
 	OPT_NUM('T', "threads", "N", F(threads), 1, 64, "connect N times at once"),
+	OPT_FLAG('K', "socket-options", F(sockopts), 1,
+	    "print the socket's keepalive options first"),
 	OPT_TABLE_END
 };
 
@@ -43,6 +52,33 @@ struct job {
 };
 
 static int	 run(MYSQL *, const char *);
+
+/* getsockopt(2) of one int option, or -1. */
+static int
+sockopt(int fd, int level, int name)
+{
+	int		 v;
+	socklen_t	 len = sizeof(v);
+
+	return getsockopt(fd, level, name, &v, &len) == 0 ? v : -1;
+}
+
+static void
+print_sockopts(MYSQL *m)
+{
+	int	 fd = conn_socket(m), idle = -1, intvl = -1, cnt = -1, user = -1;
+
+#ifdef TCP_KEEPIDLE
+	idle = sockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE);
+	intvl = sockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL);
+	cnt = sockopt(fd, IPPROTO_TCP, TCP_KEEPCNT);
+#endif
+#ifdef TCP_USER_TIMEOUT
+	user = sockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT);
+#endif
+	printf("keepalive=%d idle=%d intvl=%d cnt=%d user_timeout=%d\n",
+	    sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), idle, intvl, cnt, user);
+}
 
 static void *
 job(void *arg)
@@ -121,7 +157,7 @@ main(int argc, char *argv[])
 	static const struct opt_prog prog = {
 		.name = "conntest",
 		.usage = "usage: conntest " CONN_USAGE
-		    " [-D db] [-T threads] -e query\n",
+		    " [-D db] [-K] [-T threads] -e query\n",
 		.version = "conntest",
 		CONN_PROG(&a.co),
 		.sets = { { options, &a, NULL },
@@ -147,6 +183,8 @@ main(int argc, char *argv[])
 	if ((m = conn_open(co, a.db, 0, ebuf, sizeof(ebuf))) == NULL)
 		errx(1, "%s", ebuf);
 	conn_opts_clear(co);
+	if (a.sockopts)
+		print_sockopts(m);
 	r = run(m, a.query);
 	mysql_close(m);
 	if (stdout_finish() == -1)
