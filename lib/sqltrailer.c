@@ -144,3 +144,26 @@ sqltrailer_abort_parse(const char *line, size_t len, const char **msg,
 	*mlen = (size_t)(e - *msg);
 	return reason;
 }
+
+void
+sqltrailer_abort_stmt(struct buf *b, const char *msg, size_t len)
+{
+	static const char phrase[] = "this dump is incomplete: ";
+	size_t	 i, n;		/* n: characters of the message so far */
+
+	buf_adds(b, SQLTRAILER_ABORT_STMT);
+	buf_adds(b, phrase);
+	n = strlen("rowpipe: ") + strlen(phrase);
+	for (i = 0; i < len && n < 128; i++, n++) {
+		if (n == 125 && len - i > 3) {
+			buf_adds(b, "...");
+			break;
+		}
+		if (msg[i] == '\'')
+			buf_adds(b, "''");
+		else
+			buf_addc(b, msg[i] >= 0x20 && msg[i] < 0x7f &&
+			    msg[i] != '\\' ? msg[i] : '?');
+	}
+	buf_adds(b, "';\n");
+}

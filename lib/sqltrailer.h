@@ -70,6 +70,20 @@ void	sqltrailer_abort_format(struct buf *, int reason, const char *msg,
  */
 int	sqltrailer_abort_parse(const char *line, size_t len, const char **msg,
 	    size_t *mlen);
+/*
+ * The statement rows2sql writes on the line after its abort line, so that
+ * the mysql client (to which the abort line is a comment) stops there with
+ * an error naming the abort, instead of taking the text for a whole dump:
+ * "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'rowpipe: ...';\n", valid at
+ * top level in MariaDB and MySQL (ERROR 1644).  The message is msg (len
+ * bytes) after a fixed phrase, at most 128 characters (MySQL's limit for
+ * MESSAGE_TEXT); a byte that is not printable ASCII, or a backslash (read
+ * two ways as sql_mode has it), becomes '?'.  Nothing reads the line back:
+ * sqlsplit ends the text at the abort line before it.
+ */
+#define SQLTRAILER_ABORT_STMT	"SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'rowpipe: "
+#define SQLTRAILER_ABORT_STMT_LEN (sizeof(SQLTRAILER_ABORT_STMT) - 1)
+void	sqltrailer_abort_stmt(struct buf *, const char *msg, size_t len);
 
 #define SQLTRAILER_PREFIX	"-- rowpipe-trailer "
 #define SQLTRAILER_PREFIX_LEN	(sizeof(SQLTRAILER_PREFIX) - 1)

@@ -8,7 +8,8 @@
  * whose first 4 bytes are the payload length and 5th the type) where each
  * frame starts, and the payload of a small last frame; for a rows2sql
  * text (its first line SQLTRAILER_HEADER, or its abort line when rows2sql
- * failed before any header) its last line.  Complete: a
+ * failed before any header) its last line: an aborted text ends with the
+ * abort line and the statement after it.  Complete: a
  * stream whose last frame is a TRAILER ending at the end, with the frame
  * count and offset it gives; a text whose last line is a trailer line
  * (lib/sqltrailer.h) with the byte count of the text before it.  Checksums
@@ -204,8 +205,12 @@ rpcheck_end(struct rpcheck *c)
 		return NULL;
 	if (c->linelen != 0 || !c->seen_line)
 		return "a rows2sql text without its trailer line (cut)";
-	if (!c->last_long && c->lastlen >= SQLTRAILER_ABORT_LEN &&
-	    memcmp(c->last, SQLTRAILER_ABORT, SQLTRAILER_ABORT_LEN) == 0)
+	/* (the abort line, and the statement rows2sql writes after it) */
+	if ((c->lastlen >= SQLTRAILER_ABORT_LEN &&
+	    memcmp(c->last, SQLTRAILER_ABORT, SQLTRAILER_ABORT_LEN) == 0) ||
+	    (c->lastlen >= SQLTRAILER_ABORT_STMT_LEN &&
+	    memcmp(c->last, SQLTRAILER_ABORT_STMT,
+	    SQLTRAILER_ABORT_STMT_LEN) == 0))
 		return "a rows2sql text that ends with its abort line";
 	if (c->last_long || sqltrailer_parse((const char *)c->last,
 	    c->lastlen, &t) == -1)

@@ -146,16 +146,20 @@ do_footer(struct r2s *st)
 	return 0;
 }
 
+/*
+ * The abort line, and after it the statement that stops the mysql client
+ * there with an error naming it: to the client the line is a comment, and
+ * the text would load as if whole.
+ */
 int
 abort_line(struct r2s *st, int reason, const char *why)
 {
-	struct buf	 b = BUF_INIT;
+	struct buf	 b = BUF_INIT, m = BUF_INIT;
 	int		 rc = 0;
-
-	struct buf	 m = BUF_INIT;
 
 	add_clean(&m, why);
 	sqltrailer_abort_format(&b, reason, m.p != NULL ? m.p : "", m.len);
+	sqltrailer_abort_stmt(&b, m.p != NULL ? m.p : "", m.len);
 	if (m.err && !b.err)
 		b.err = m.err;
 	buf_release(&m);

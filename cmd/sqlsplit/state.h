@@ -209,6 +209,8 @@ int	 classify(struct split *, const char *, size_t);
 
 /* trailer.c */
 int	 marker_line(struct split *, size_t pos);
+int	 abort_stmt_damaged(struct split *, const char *, size_t, uint64_t off,
+	    uint64_t line);
 int	 check_trailer(struct split *);
 int	 marker_damaged(struct split *);
 int	 trailer_ends_text(struct split *);

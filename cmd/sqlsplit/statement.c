@@ -94,6 +94,8 @@ emit_stmt(struct split *s, size_t start, size_t end, int how)
 			s->stopped = 1;
 		return r == -1 ? -1 : 0;
 	}
+	if (abort_stmt_damaged(s, text, len, off, st.line) == -1)
+		return -1;
 	if (segment_bound(s, off) == -1)
 		return -1;
 	len = compact(s, text, len, off);

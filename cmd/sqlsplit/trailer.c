@@ -78,6 +78,37 @@ near_marker(const char *p, size_t n)
 }
 
 /*
+ * rows2sql writes its SIGNAL statement (SQLTRAILER_ABORT_STMT) only on
+ * the line after its abort line.  A statement at off (len bytes, line
+ * ln) that is that SIGNAL right after a line one byte away from an abort
+ * line (read as a comment), or that line joined to the SIGNAL (a changed
+ * "--" starts a statement), is the abort line damaged: -1 (said), else 0.
+ */
+int
+abort_stmt_damaged(struct split *s, const char *text, size_t len,
+    uint64_t off, uint64_t ln)
+{
+	const char	*nl;
+
+	if (len >= SQLTRAILER_ABORT_STMT_LEN && memcmp(text,
+	    SQLTRAILER_ABORT_STMT, SQLTRAILER_ABORT_STMT_LEN) == 0 &&
+	    s->mark.near_end == off && off > 0)
+		return sdamaged(s, "line %llu: damaged rowpipe abort line",
+		    (unsigned long long)ln - 1);
+	/* (its first bytes first: no statement of rows2sql's is near) */
+	if (!s->mark.r2s_hdr || !near_marker(text, len < 64 ? len : 64) ||
+	    (nl = memchr(text, '\n', len)) == NULL ||
+	    !near_marker(text, (size_t)(nl - text)))
+		return 0;
+	len -= (size_t)(nl + 1 - text);
+	if (len >= SQLTRAILER_ABORT_STMT_LEN && memcmp(nl + 1,
+	    SQLTRAILER_ABORT_STMT, SQLTRAILER_ABORT_STMT_LEN) == 0)
+		return sdamaged(s, "line %llu: damaged rowpipe abort line",
+		    (unsigned long long)ln);
+	return 0;
+}
+
+/*
  * At the end of a checked text without a trailer: is its last line such
  * a line, read as a comment (marker_line() noted where it ended) or as
  * the start of a statement (a changed "--")?

@@ -123,8 +123,9 @@ like "$(cat err)" '^rows2sql: corrupt: .*byte [0-9]+' "corruption named with its
 printf 'HEADER|producer=test\nSTMT|SELECT 1\nTRAILER\n' | gen | rows2sql >stmt.sql 2>err
 is $? 1 "a statement stream exits 1"
 like "$(cat err)" 'statement stream' "and says what it is"
-is "$(wc -l <stmt.sql | tr -d ' ') $(cut -c1-25 stmt.sql)" "1 -- rowpipe-abort reason=3" \
-    "and writes no SQL for it, not even the session preamble: its abort line only"
+is "$(wc -l <stmt.sql | tr -d ' ') $(cut -c1-25 stmt.sql | head -1) $(sed -n 2p stmt.sql | cut -c1-23)" \
+    "2 -- rowpipe-abort reason=3 SIGNAL SQLSTATE '45000'" \
+    "and writes no SQL for it, not even the session preamble: its abort line and the SIGNAL after it only"
 if [ -w /dev/full ]; then
 	rows2sql s.rp >/dev/full 2>err; is $? 1 "write error exits 1"
 	like "$(cat err)" '^rows2sql: stdout: write: ' "and says so"

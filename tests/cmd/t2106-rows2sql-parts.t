@@ -28,8 +28,9 @@ rows2sql <p1.rp >p1.sql 2>err
 is "$?" 1 "rows2sql refuses a part: exit 1"
 like "$(cat err)" "^rows2sql: .*the input is part 1 of 2 of dbsnap plan $hash, not a whole dump: load the parts together with sqlexec --input FILE for each, or give --part-ok to convert this part alone$" \
     "saying what it is and what to do"
-is "$(wc -l <p1.sql | tr -d ' ') $(cut -c1-25 p1.sql)" "1 -- rowpipe-abort reason=3" \
-    "and writes no SQL, only its abort line (the producer failed)"
+is "$(wc -l <p1.sql | tr -d ' ') $(cut -c1-25 p1.sql | head -1) $(sed -n 2p p1.sql | cut -c1-23)" \
+    "2 -- rowpipe-abort reason=3 SIGNAL SQLSTATE '45000'" \
+    "and writes no SQL, only its abort line (the producer failed) and the SIGNAL after it"
 
 rows2sql --part-ok <p1.rp >p1.sql 2>err
 is "$?" 0 "--part-ok converts it"

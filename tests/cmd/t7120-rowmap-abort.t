@@ -60,9 +60,11 @@ rows2sql <m.rp >m.sql 2>err
 is "$?" 1 "rows2sql of it: exit 1"
 like "$(cat err)" "aborted by the producer: rowmap: .*--drop $src.c.name: $src.v uses it" \
     "rows2sql says the producer aborted"
-like "$(tail -1 m.sql)" "^-- rowpipe-abort reason=3 xxh3=[0-9a-f]{16} rowmap: frame [0-9]+ at offset [0-9]+: --drop $src.c.name: $src.v uses it$" \
+like "$(tail -2 m.sql | head -1)" "^-- rowpipe-abort reason=3 xxh3=[0-9a-f]{16} rowmap: frame [0-9]+ at offset [0-9]+: --drop $src.c.name: $src.v uses it$" \
     "and its text ends with the abort, not cut"
-is "$(tail -2 m.sql | head -1 | cut -c1-22)" "-- rowpipe-checkpoint " \
+like "$(tail -1 m.sql)" "^SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'rowpipe: this dump is incomplete: rowmap: " \
+    "and the SIGNAL that stops the mysql client there"
+is "$(tail -3 m.sql | head -1 | cut -c1-22)" "-- rowpipe-checkpoint " \
     "right after the checkpoint line of the last segment"
 sql -e "DROP DATABASE IF EXISTS $dst"
 sqlsplit m.sql 2>split.err | sqlexec $C -j 2 2>err
@@ -74,14 +76,14 @@ like "$(cat err)" "^sqlexec: stdin: the producer failed, the input is good: rowm
 like "$(cat err)" "^sqlexec: nothing after the abort ran, but these tables hold what came before it: .*$dst\\.c" \
     "and names the tables loaded"
 # One changed byte of the abort line is damage, not another reason or a cut.
-sed '$s/reason=3/reason=4/' m.sql >m4.sql
+sed '/^-- rowpipe-abort/s/reason=3/reason=4/' m.sql >m4.sql
 sqlsplit m4.sql 2>split.err >/dev/null
 like "$(cat split.err)" "^sqlsplit: m4.sql: damaged: line [0-9]+: damaged rowpipe abort line$" \
     "a changed reason: damaged"
 for e in 's/^-- rowpipe-abort/-- rowpipe-abprt/' 's/^--/-x/' 's/^-- /--x/'; do
-	sed "\$$e" m.sql >mp.sql
+	sed "/^-- rowpipe-abort/$e" m.sql >mp.sql
 	sqlsplit mp.sql 2>split.err >/dev/null
-	like "$(cat split.err)" "^sqlsplit: mp.sql: damaged: line [0-9]+: damaged rowpipe trailer or abort line" \
+	like "$(cat split.err)" "^sqlsplit: mp.sql: damaged: line [0-9]+: damaged rowpipe (trailer or )?abort line" \
 	    "a changed byte in its prefix ($e): damaged, not truncated"
 done
 ok $(! grep -q 'resume with' err; echo $?) "no resume point"
