@@ -637,7 +637,8 @@ sx_barrier_stmt(struct sx *x, const struct rp_stmt *s, uint64_t prev_hash,
 		    alone(x, s->no, prev_hash, hash, run_stmt, &a, 1, b.p);
 	else {
 		/* in autocommit, alone: an answer lost leaves it in doubt */
-		for (c = 0; c < (flags & SX_BAR_EVERY ? x->nconn : 1); c++)
+		for (c = 0; c < ((flags & SX_BAR_EVERY) &&
+		    !(flags & SX_BAR_ONE) ? x->nconn : 1); c++)
 			if ((rc = x->ex->stmt(x, c, s, 0)) == -1)
 				break;
 		buf_reset(&b);

@@ -134,12 +134,14 @@ int	 sx_unit_begin(struct sx *, int c, struct sx_unit *u);
  * (statement streams, stmtbar.c).  prev_hash/hash: the input's identity
  * up to s - 1 and s.  Flags: SX_BAR_DML (a transactional write: with
  * --checkpoint in one transaction with the row), SX_BAR_EVERY (a session
- * statement, run on each connection in turn: never checkpointed).  In
+ * statement, run on each connection in turn: never checkpointed; with
+ * SX_BAR_ONE on connection 1 only: order.c's rule).  In
  * autocommit, an answer lost on connection 1 leaves s in doubt.  Moves
  * the resume point past s once it is committed.  0, or -1 recorded.
  */
 #define SX_BAR_DML	1
 #define SX_BAR_EVERY	2
+#define SX_BAR_ONE	4
 int	 sx_barrier_stmt(struct sx *, const struct rp_stmt *s,
 	    uint64_t prev_hash, uint64_t hash, int flags);
 /*

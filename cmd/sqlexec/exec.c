@@ -157,7 +157,7 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	const char	*why, *fn, *eng;
 	enum sx_action	 a = sx_classify(s, &why), a0;
 	char		 fnwhy[128];
-	int		 rc, ac;
+	int		 rc, ac, one;
 
 	if (resume_point(d, s) == -1)
 		return -1;
@@ -218,6 +218,7 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 		return -1;
 	if (rc == 1)
 		st_go_serial(d, s, why);
+	one = rc == 2;
 	/* INSERTs it ordered, in a row: one transaction (ordered.c) */
 	if ((rc = st_ordered(d, s, a0 == ACT_PARALLEL &&
 	    a == ACT_BARRIER)) != 1)
@@ -225,8 +226,8 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	if ((rc = st_input_txn(d, s, a)) != 1)
 		return rc;
 	if (d->serial && a != ACT_SKIP)
-		return st_barrier(d, s, 0, d->o->dry_run ? "one connection from "
-		    "here on" : why);
+		return st_barrier(d, s, ST_BARRIER, d->o->dry_run ?
+		    "one connection from here on" : why);
 	switch (a) {
 	case ACT_SKIP:
 		if (d->o->dry_run)
@@ -240,7 +241,7 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	case ACT_PARALLEL:
 		/* not transactional: alone, autocommit, never run again */
 		if (!d->o->dry_run && (rc = st_stmt_engine(d, s, &eng)) != 0)
-			return rc == -1 ? -1 : st_barrier(d, s, 0, "");
+			return rc == -1 ? -1 : st_barrier(d, s, ST_BARRIER, "");
 		if (d->o->dry_run)
 			st_plan_line(s, "parallel", why);
 		if (st_unit_add(d, s) == -1) {
@@ -251,9 +252,9 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			st_unit_close(d);
 		return 0;
 	case ACT_BARRIER:
-		return st_barrier(d, s, 0, why);
+		return st_barrier(d, s, ST_BARRIER, why);
 	case ACT_SESSION:
-		return st_barrier(d, s, 1, why);
+		return st_barrier(d, s, one ? ST_SESSION_ONE : ST_EVERY, why);
 	}
 	return 0;
 }

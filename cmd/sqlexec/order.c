@@ -33,6 +33,16 @@
  * serial from there (one connection).  So does CALL: a procedure may set
  * session variables on connection 1 only.
  *
+ * A user variable is set where its readers run: what reads one is
+ * ordered (connection 1) or a session statement.  So a SET of user
+ * variables and nothing else runs on connection 1 alone when it is
+ * large (rows2sql's SET @rp_v1=CONCAT(@rp_v1,...) pieces of a long
+ * value: once, not once per connection) or when what it reads is right
+ * only there; what it sets is stale on the other connections until a
+ * SET on every connection sets it again, and a session statement of
+ * any other kind that reads a stale variable makes the run serial
+ * (session_where()).
+ *
  * ROW_COUNT() and FOUND_ROWS() read what the statement before did: an
  * INSERT that reads them runs right after it on connection 1, in one
  * transaction with it (ordered.c); for any other statement the COMMIT of
@@ -83,6 +93,8 @@ struct sx_order {
 	size_t		 n, cap;
 	struct sqllit_insert ins;
 	int		 diverged;	/* other connections' user variables */
+	char		**stale;	/* user variables set on connection 1 only */
+	size_t		 nstale, capstale;
 	int		 fk;		/* the input's foreign_key_checks (checks.c) */
 	int		 rowcount_said;	/* the ROW_COUNT() warning was given */
 	int		 reads_count;	/* the last statement reads ROW_COUNT() */
@@ -112,6 +124,9 @@ sx_order_free(struct sx *x)
 	while (x->order->ntmp > 0)
 		free(x->order->tmp[--x->order->ntmp].key);
 	free(x->order->tmp);
+	while (x->order->nstale > 0)
+		free(x->order->stale[--x->order->nstale]);
+	free(x->order->stale);
 	free(x->order->t);
 	sqllit_release(&x->order->ins);
 	free(x->order);
@@ -179,6 +194,9 @@ is_clock(const struct sqltok *t)
 	return word_in(t, clock_fn, sizeof(clock_fn) / sizeof(*clock_fn));
 }
 
+/* User variables a struct seen names, set and read, each. */
+#define SEEN_VARS	8
+
 /* What the words of a statement show (scan()). */
 struct seen {
 	const char	*why;		/* why it is ordered, or NULL */
@@ -196,6 +214,11 @@ struct seen {
 	int		 connread;	/* reads a per-connection value */
 	struct sqltok	 fn;		/* the first call or @@name read above */
 	struct sqltok	 var;		/* the first user variable set */
+	/* user variables by name, for sx_order()'s stale ones */
+	int		 onlyvars;	/* SET @a = ..., @b := ...: nothing else */
+	int		 odd;		/* names one that is not a plain word */
+	size_t		 nset, nread;	/* set and read (more than SEEN_VARS: odd) */
+	struct sqltok	 set[SEEN_VARS], read[SEEN_VARS];
 };
 
 /* Functions whose value is the connection's. */
@@ -271,6 +294,37 @@ target(const struct sqltok_lexer *lx, int set_eq)
 }
 
 /*
+ * User variable n (the token after "@"), set (tgt) or read, into w's
+ * lists.  Names sx_order() cannot compare as the server does are odd:
+ * @'x', @`x`, @a.b (a name with a "."), a name with a byte over 0x7f
+ * (the server folds its case by the connection's collation).
+ */
+static void
+seen_var(struct seen *w, const struct sqltok_lexer *lx,
+    const struct sqltok *n, int tgt)
+{
+	struct sqltok_lexer l = *lx;
+	struct sqltok	 f;
+	size_t		 i;
+
+	for (i = 0; n->kind == SQLTOK_WORD && i < n->len; i++)
+		if ((unsigned char)n->p[i] > 0x7f)
+			break;
+	if (n->kind != SQLTOK_WORD || i < n->len ||
+	    (sqltok_next(&l, &f) == SQLTOK_PUNCT && *f.p == '.' &&
+	    f.p == n->p + n->len)) {
+		w->odd = 1;
+		return;
+	}
+	if ((tgt ? w->nset : w->nread) == SEEN_VARS)
+		w->odd = 1;
+	else if (tgt)
+		w->set[w->nset++] = *n;
+	else
+		w->read[w->nread++] = *n;
+}
+
+/*
  * The words of text[0..len) (lexed in mode, as sqlsplit lexed them), for
  * what they read or change.  "@" followed by a word is a variable; a
  * word before "(" a call.
@@ -280,18 +334,27 @@ scan(const char *text, size_t len, int mode, struct seen *w)
 {
 	struct sqltok_lexer lx;
 	struct sqltok	 t, n, prev = { 0 };
-	size_t		 i;
-	int		 set = 0, into = 0, depth = 0, known;
+	size_t		 i, ntok = 0;
+	int		 set = 0, into = 0, depth = 0, known, item, tgt;
 
 	memset(w, 0, sizeof(*w));
 	sqltok_init(&lx, text, len, mode);
 	while (sqltok_next(&lx, &t) != SQLTOK_END) {
 		if (t.flags & SQLTOK_F_OPEN) {
 			w->why = "text it cannot read";
+			w->onlyvars = 0;
+			w->odd = 1;
 			return;
 		}
 		if (prev.p == NULL)
-			set = t.kind == SQLTOK_WORD && sqltok_is(&t, "SET");
+			w->onlyvars = set = t.kind == SQLTOK_WORD &&
+			    sqltok_is(&t, "SET");
+		/* where a SET's next assignment begins */
+		item = set && depth == 0 && (ntok == 1 ||
+		    (prev.kind == SQLTOK_PUNCT && *prev.p == ','));
+		ntok++;
+		if (item && (t.kind != SQLTOK_PUNCT || *t.p != '@'))
+			w->onlyvars = 0;
 		if (t.kind == SQLTOK_PUNCT && *t.p == '(')
 			depth++;
 		else if (t.kind == SQLTOK_PUNCT && *t.p == ')')
@@ -306,11 +369,16 @@ scan(const char *text, size_t len, int mode, struct seen *w)
 			    *n.p == '@') {
 				if (w->why == NULL)
 					w->why = "a system variable";
+				w->onlyvars &= !item;
 				sysvar(&lx, w, set && depth == 0);
 			} else {
 				/* the name is n; a target unless read */
 				if (w->why == NULL)
 					w->why = "a user variable";
+				/* "=" sets at an assignment's start only */
+				tgt = into || target(&lx, item);
+				seen_var(w, &lx, &n, tgt);
+				w->onlyvars &= !item || tgt;
 				if (!target(&lx, set && depth == 0) && !into)
 					w->uservar = 1;
 				else if (w->var.p == NULL)
@@ -640,6 +708,122 @@ ddl(int kind)
 	}
 }
 
+/*
+ * A SET of user variables this large runs on connection 1 only (the
+ * other connections' copies are stale from then on): running it on each
+ * costs the server the parse of its literal each time, where a smaller
+ * one costs about a round trip, less than the serial order that a later
+ * session statement reading a stale variable brings.  rows2sql's pieces
+ * of a long value are about its --max-allowed-packet each.
+ */
+#define ONE_CONN_AT	65536
+
+/* Where user variable n is in o->stale, or -1. */
+static ssize_t
+stale_at(const struct sx_order *o, const struct sqltok *n)
+{
+	size_t	 i;
+
+	for (i = 0; i < o->nstale; i++)
+		if (strlen(o->stale[i]) == n->len &&
+		    strncasecmp(o->stale[i], n->p, n->len) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * Does w read a user variable whose value connection 1 alone has (one
+ * of o->stale, or any once o->diverged)?  A name w cannot compare
+ * (odd) counts as one.
+ */
+static int
+reads_stale(const struct sx_order *o, const struct seen *w)
+{
+	size_t	 i;
+
+	if (o->diverged && (w->uservar || w->nread > 0 || w->odd))
+		return 1;
+	if (o->nstale > 0 && w->odd)
+		return 1;
+	for (i = 0; i < w->nread; i++)
+		if (stale_at(o, &w->read[i]) >= 0)
+			return 1;
+	return 0;
+}
+
+/* The variables w sets, stale (set on connection 1 only).  0, or -1. */
+static int
+stale_add(struct sx_order *o, const struct seen *w)
+{
+	char	**p;
+	size_t	 i;
+
+	for (i = 0; i < w->nset; i++) {
+		if (stale_at(o, &w->set[i]) >= 0)
+			continue;
+		if (o->nstale == o->capstale) {
+			if ((p = reallocarray(o->stale, o->capstale ?
+			    o->capstale * 2 : 8, sizeof(*p))) == NULL)
+				return -1;
+			o->stale = p;
+			o->capstale = o->capstale ? o->capstale * 2 : 8;
+		}
+		if ((o->stale[o->nstale] = strndup(w->set[i].p,
+		    w->set[i].len)) == NULL)
+			return -1;
+		o->nstale++;
+	}
+	return 0;
+}
+
+/* The variables w sets, set on every connection: no longer stale. */
+static void
+stale_drop(struct sx_order *o, const struct seen *w)
+{
+	ssize_t	 k;
+	size_t	 i;
+
+	for (i = 0; i < w->nset; i++)
+		if ((k = stale_at(o, &w->set[i])) >= 0) {
+			free(o->stale[k]);
+			o->stale[k] = o->stale[--o->nstale];
+		}
+}
+
+/*
+ * Session statement s (scanned into w), which runs on every connection
+ * unless this says 2: a SET of user variables only runs on connection 1
+ * alone when what it reads is right only there or when it is large
+ * (ONE_CONN_AT); what it sets is then stale on the others until a SET
+ * on every connection sets it.  Any other session statement that reads
+ * a stale variable makes the run serial (1, with *why).
+ */
+static int
+session_where(struct sx_order *o, const struct rp_stmt *s,
+    const struct seen *w, const char **why)
+{
+	int	 stale = reads_stale(o, w);
+
+	if (w->onlyvars && !w->odd && w->nset > 0 &&
+	    (stale || s->len >= ONE_CONN_AT)) {
+		if (stale_add(o, w) == 0) {
+			*why = "user variables only: what reads them runs "
+			    "on connection 1";
+			return 2;
+		}
+		*why = "out of memory for the user variables set on "
+		    "connection 1 only";
+		return 1;
+	}
+	if (stale) {
+		*why = "a session statement reads a user variable "
+		    "that a statement on one connection may have set";
+		return 1;
+	}
+	stale_drop(o, w);
+	return 0;
+}
+
 int
 sx_order_reads_count(const struct sx *x)
 {
@@ -683,13 +867,17 @@ sx_order(struct sx *x, const struct rp_stmt *s, enum sx_action *a,
 		break;
 	case ACT_SESSION:
 		scan(s->text, s->len, s->mode, &w);
-		if (o->diverged && w.uservar) {
-			*why = "a session statement reads a user variable "
-			    "that a statement on one connection may have set";
-			rc = 1;
-		}
+		if (ordered) {
+			if (o->diverged && w.uservar) {
+				*why = "a session statement reads a user "
+				    "variable that a statement on one "
+				    "connection may have set";
+				rc = 1;
+			}
+		} else
+			rc = session_where(o, s, &w, why);
 		/* its value on the other connections is theirs */
-		if (w.conn)
+		if (w.conn && rc != 2)
 			o->diverged = 1;
 		break;
 	default:

@@ -270,8 +270,9 @@ enum sx_txn sx_txn_kind(const struct rp_stmt *);
  * input's transaction, or a serial run).  May change *a from
  * ACT_PARALLEL to ACT_BARRIER, with *why; asks the server (connection 1,
  * after sx_drain()) for a table's AUTO_INCREMENT column, once until the
- * next DDL.  0; 1: from here on one connection (*why says why); -1: an
- * error, recorded.  sx_order_new() (0, or -1 and errno) before the first
+ * next DDL.  0; 1: from here on one connection (*why says why); 2: a
+ * session statement (*a ACT_SESSION) that runs on connection 1 only
+ * (*why); -1: an error, recorded.  sx_order_new() (0, or -1 and errno) before the first
  * call, sx_order_free() at the end.
  */
 struct sx_order;

@@ -76,18 +76,19 @@ wrote(struct sx *x, const struct rp_stmt *s)
 
 /* Run a barrier or session statement once everything before is done. */
 int
-st_barrier(struct dispatch *d, const struct rp_stmt *s, int every,
+st_barrier(struct dispatch *d, const struct rp_stmt *s, int where,
     const char *why)
 {
 	struct sx	*x = d->x;
-	int		 c, rc;
+	int		 c, rc, every = where != ST_BARRIER;
 
 	st_unit_close(d);
 	if (!every)
 		st_cool_all(d);
 	if (d->o->dry_run) {
-		st_plan_line(s, every ? "session, every connection" : "barrier",
-		    why);
+		st_plan_line(s, where == ST_EVERY ? "session, every connection" :
+		    where == ST_SESSION_ONE ? "session, connection 1 only" :
+		    "barrier", why);
 		return 0;
 	}
 	if (sx_drain(x) == -1)
@@ -98,11 +99,13 @@ st_barrier(struct dispatch *d, const struct rp_stmt *s, int every,
 	    st_stmt_engine(d, s, &x->engine) == -1)
 		return -1;
 	rc = sx_barrier_stmt(x, s, d->prev_hash, d->hash,
-	    (every ? SX_BAR_EVERY : 0) | (st_transactional(s) ? SX_BAR_DML : 0));
+	    (every ? SX_BAR_EVERY : 0) |
+	    (where == ST_SESSION_ONE ? SX_BAR_ONE : 0) |
+	    (st_transactional(s) ? SX_BAR_DML : 0));
 	x->engine = NULL;
 	if (rc == -1)
 		return -1;
-	for (c = 0; every && c < x->nconn; c++)
+	for (c = 0; every && c < (where == ST_EVERY ? x->nconn : 1); c++)
 		if (sx_keep_unique_checks(x, c, s) == -1)
 			return -1;
 	if (!every)
@@ -249,7 +252,7 @@ st_session_before(struct dispatch *d, const struct rp_stmt *s)
 	n = x->nstmts;
 	bytes = x->bytes;
 	pthread_mutex_unlock(&x->mu);
-	rc = st_barrier(d, s, 1, "before --skip-to");
+	rc = st_barrier(d, s, ST_EVERY, "before --skip-to");
 	if (d->o->dry_run)
 		return rc;
 	pthread_mutex_lock(&x->mu);

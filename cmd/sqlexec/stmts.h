@@ -81,11 +81,15 @@ int	 st_input_txn_rollback(struct sx *, uint64_t no);
 int	 st_stmt_engine(struct dispatch *, const struct rp_stmt *s,
 	    const char **engine);
 /*
- * Run barrier or session statement s once everything before is done: on
- * connection 1, or with every on each connection; why: for --dry-run.
- * 0, or -1 (recorded).
+ * Run barrier or session statement s once everything before is done:
+ * where ST_BARRIER on connection 1, ST_EVERY (a session statement) on
+ * each connection, ST_SESSION_ONE (one that order.c keeps to connection
+ * 1) there only; why: for --dry-run.  0, or -1 (recorded).
  */
-int	 st_barrier(struct dispatch *, const struct rp_stmt *s, int every,
+#define ST_BARRIER	0
+#define ST_EVERY	1
+#define ST_SESSION_ONE	2
+int	 st_barrier(struct dispatch *, const struct rp_stmt *s, int where,
 	    const char *why);
 /* From s on, one connection (why: said once). */
 void	 st_go_serial(struct dispatch *, const struct rp_stmt *s,
