@@ -502,7 +502,9 @@ test_commit_in_doubt(void **state)
  * connection is lost.  One operation, by number, fails: the server
  * refuses it, the connection is lost before it reaches the server, or
  * after the server did it (its answer lost), or the run is interrupted
- * there (SIGINT).  Then the point printed (or the checkpoint row, with
+ * there (SIGINT): the statement killed, or done by the server with its
+ * answer lost (the killer shut the socket while the run was stopping:
+ * intr.c's shut_idle(), shut_all()).  Then the point printed (or the checkpoint row, with
  * --checkpoint; where it names two, the one the target shows) must
  * describe exactly the items applied, and resuming from it must apply
  * every other item exactly once.
@@ -512,7 +514,8 @@ test_commit_in_doubt(void **state)
 #include "../../cmd/sqlexec/engine.h"
 #include "../../cmd/sqlexec/load.h"
 
-enum how { H_REFUSED, H_LOST_BEFORE, H_LOST_AFTER, H_STOP, H_NHOW };
+enum how { H_REFUSED, H_LOST_BEFORE, H_LOST_AFTER, H_STOP, H_STOP_LOST,
+    H_NHOW };
 
 #define FCONN	4
 #define MAXIT	(MAXF + 1)
@@ -599,8 +602,9 @@ apply(struct fconn *k)
 
 /*
  * Count an operation on c; the failure it is to have, or -1 for none.
- * F.mu held.  An interrupt stops the run and kills the statement: a
- * server error, nothing done.
+ * F.mu held.  An interrupt stops the run and kills the statement (a
+ * server error, nothing done), or the server did it and the answer is
+ * lost (H_STOP_LOST: as H_LOST_AFTER, the run stopping meanwhile).
  */
 static int
 op(int c)
@@ -615,10 +619,12 @@ op(int c)
 		return -1;
 	if (getenv("ENGINE_TRACE") != NULL)
 		print_message("# op %ld on %d fails (%d)\n", F.ops, c, F.how);
-	if (F.how == H_STOP) {
+	if (F.how == H_STOP || F.how == H_STOP_LOST) {
 		pthread_mutex_unlock(&F.mu);
 		sx_interrupt(F.x, SIGINT);
 		pthread_mutex_lock(&F.mu);
+		if (F.how == H_STOP_LOST)
+			return H_LOST_AFTER;
 		k->errno_ = 1317;	/* ER_QUERY_INTERRUPTED */
 		return H_REFUSED;
 	}
@@ -867,8 +873,10 @@ static const struct sx_exec fake_exec = {
 
 /*
  * A statement stream: statement i (1-based) is an INSERT (kind 0, in
- * units), a DML barrier (1), a DDL barrier (2) or a session statement
- * run on every connection (3).
+ * units), a DML barrier (1), a DDL barrier (2), a session statement
+ * run on every connection (3), or an ordered INSERT (4: ordered.c runs
+ * those that come in a row in one transaction on connection 1, up to
+ * unit_len of them).
  */
 struct sstream {
 	int		 n;
@@ -883,8 +891,8 @@ gen_stmts(struct sstream *s, int n)
 
 	s->n = n;
 	for (i = 1; i <= n; i++) {
-		r = rnd(10);
-		s->kind[i] = r < 7 ? 0 : r - 6;
+		r = rnd(12);
+		s->kind[i] = r < 7 ? 0 : r < 10 ? r - 6 : 4;
 		s->unit_len[i] = 1 + rnd(3);
 	}
 }
@@ -1024,6 +1032,41 @@ stmt_unit(int first, int n)
 	return u;
 }
 
+/*
+ * Ordered INSERTs i.. in one transaction on connection 1, as ordered.c
+ * runs them: after sx_drain(), each statement in it, then its COMMIT
+ * (sx_group_end()).  A statement that fails ends it: what ran before it
+ * is committed if the transaction is still open (ordered.c's alive()),
+ * else rolled back.  *ip: past the group.  0, or -1: the run stops.
+ */
+static int
+feed_group(struct sx *x, const struct sstream *s, int *ip)
+{
+	struct rp_stmt	 st;
+	int		 first = *ip, i;
+
+	if (sx_drain(x) == -1)
+		return -1;
+	pthread_mutex_lock(&x->mu);
+	sx_done(x, first - 1, id_at(first - 1));
+	pthread_mutex_unlock(&x->mu);
+	memset(&st, 0, sizeof(st));
+	st.no = st.line = first;
+	if (sx_group_begin(x, &st) == -1)
+		return -1;
+	for (i = first; i <= s->n && s->kind[i] == 4 &&
+	    i < first + s->unit_len[first]; i++) {
+		st.no = st.line = i;
+		if (sx_group_stmt(x, &st) == -1) {
+			(void)sx_group_end(x, first, i - 1, id_at(i - 1),
+			    i > first && x->ex->in_txn(x, 0));
+			return -1;
+		}
+	}
+	*ip = i;
+	return sx_group_end(x, first, i - 1, id_at(i - 1), 1);
+}
+
 /* The statement feeder: units and barriers, as exec.c orders them. */
 static void
 feed_stmts(struct run *r, const struct sstream *s)
@@ -1033,6 +1076,10 @@ feed_stmts(struct run *r, const struct sstream *s)
 	int		 i = (int)r->o.skip_to + 1, n, ok = 1;
 
 	while (ok && i <= s->n) {
+		if (s->kind[i] == 4) {
+			ok = feed_group(x, s, &i) == 0;
+			continue;
+		}
 		if (s->kind[i] == 0) {
 			for (n = 1; n < s->unit_len[i] && i + n <= s->n &&
 			    s->kind[i + n] == 0; n++)
