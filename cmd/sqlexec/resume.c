@@ -298,7 +298,8 @@ sx_commit_failed(struct sx *x, const struct sx_unit *u, const char *what,
 	pthread_mutex_lock(&x->mu);
 	/*
 	 * The point with u, now: one unit only can be in doubt, later ones
-	 * wait for its turn.  One allocation, marks after it: free(3).
+	 * wait for its turn (a second: neither point would be exact).  One
+	 * allocation, marks after it: free(3).
 	 */
 	if (x->doubt == NULL && sx_point(x, u->end_no, u->end_hash, u,
 	    &q) == 0 && (d = malloc(sizeof(*d) + q.n * sizeof(*q.m))) !=
@@ -310,7 +311,8 @@ sx_commit_failed(struct sx *x, const struct sx_unit *u, const char *what,
 			memcpy(d->m, q.m, q.n * sizeof(*q.m));
 		x->doubt = d;
 		d = NULL;
-	}
+	} else
+		x->doubt_lost = 1;
 	pthread_mutex_unlock(&x->mu);
 	sx_point_free(&q);
 	free(d);
@@ -495,6 +497,15 @@ sx_print_resume(struct sx *x)
 	pthread_mutex_unlock(&x->mu);
 	if (rc == -1) {
 		sx_report(x, "out of memory: no resume point can be said");
+		goto out;
+	}
+	/* sx_commit_failed() could not keep the point with the work */
+	if (x->doubt_lost) {
+		sx_report(x, "a COMMIT got no answer, and the point with its "
+		    "work could not be kept (out of memory, or a second one "
+		    "in doubt): no resume point can be said; restore from the "
+		    "start into an empty target (with --checkpoint the target "
+		    "records the point)");
 		goto out;
 	}
 	/* past what a resume cannot rebuild (order.c): no point to offer */

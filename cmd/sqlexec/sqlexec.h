@@ -227,6 +227,7 @@ struct sx {
 	struct sx_point	*doubt;		/* the point with the work whose COMMIT
 					   got no answer (resume.c), or NULL */
 	char		*doubt_what;	/* "statements 5-9", its error */
+	int		 doubt_lost;	/* one could not be kept: no point */
 	struct sx_mark	*pend_marks;	/* --resume: the pending point's */
 	size_t		 npend_marks;
 	uint64_t	 pend_top;
@@ -594,7 +595,10 @@ void	 sx_point_free(struct sx_point *);
  * --checkpoint, the resume line then names both points, with u and
  * without it (sx_print_resume()); with it the row, which commits with
  * u, tells --resume.  lost says what got no answer: "its COMMIT", or
- * for a statement that runs alone in autocommit "the statement".
+ * for a statement that runs alone in autocommit "the statement".  Where
+ * the point with u cannot be kept (out of memory, or one in doubt
+ * already), the run offers no resume point at all (x->doubt_lost),
+ * never one that may lie behind what the server committed.
  */
 void	 sx_commit_failed(struct sx *, const struct sx_unit *u,
 	    const char *what, const char *lost, const char *msg, unsigned e);

@@ -425,10 +425,32 @@ test_tokens(void **state)
 	    -1);			/* marks only in the f form */
 }
 
+/* The first line sx_print_resume() prints for x, into line. */
+static void
+resume_line(struct sx *x, char *line, size_t len)
+{
+	FILE	*f;
+	int	 saved;
+
+	assert_non_null(f = tmpfile());
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fileno(f), STDERR_FILENO);
+	sx_print_resume(x);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	assert_non_null(fgets(line, (int)len, f));
+	fclose(f);
+	print_message("# %s", line);
+}
+
 /*
  * A COMMIT that got no answer (a client error on its connection): the
  * resume line names both points, the one with the unit and the one
- * without it, and no single token at its end.
+ * without it, and no single token at its end.  A second one in doubt
+ * (or one whose point cannot be kept) leaves no point to offer.
  */
 static void
 test_commit_in_doubt(void **state)
@@ -436,9 +458,7 @@ test_commit_in_doubt(void **state)
 	struct sx_opts	 o;
 	struct sx	 x;
 	struct sx_unit	 u, v;
-	FILE		*f;
 	char		 line[2048];
-	int		 fd, saved;
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
@@ -465,19 +485,7 @@ test_commit_in_doubt(void **state)
 	sx_commit_failed(&x, &u, "d.t: rows 1-10 (frames 18-25)", "its COMMIT",
 	    "Lost connection to server during query", 2013);
 	assert_non_null(x.doubt);
-	assert_non_null(f = tmpfile());
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	fd = fileno(f);
-	dup2(fd, STDERR_FILENO);
-	sx_print_resume(&x);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(f);
-	assert_non_null(fgets(line, sizeof(line), f));
-	fclose(f);
-	print_message("# %s", line);
+	resume_line(&x, line, 1024);
 	assert_non_null(strstr(line, "d.t: rows 1-10 (frames 18-25): its "
 	    "COMMIT got no answer"));
 	snprintf(line + 1024, 1024, "resume with --skip-to f9,2=17,3=25:%016"
@@ -486,6 +494,14 @@ test_commit_in_doubt(void **state)
 	snprintf(line + 1024, 1024, "if not, with --skip-to f9,2=17:%016"
 	    PRIx64 " ", id_at(17));
 	assert_non_null(strstr(line, line + 1024));
+	/* a second COMMIT in doubt: neither point is exact */
+	u.end_no = 30;
+	u.mark.frame = 31;
+	sx_commit_failed(&x, &u, "d.t: rows 11-20 (frames 26-31)",
+	    "its COMMIT", "Lost connection to server during query", 2013);
+	resume_line(&x, line, sizeof(line));
+	assert_non_null(strstr(line, "no resume point can be said"));
+	assert_null(strstr(line, "--skip-to"));
 	free(x.marks);
 	free(x.doubt);
 	free(x.doubt_what);
