@@ -412,7 +412,8 @@ frame_abort_phrase(int reason)
 	case FRAME_ABORT_NOSPLIT:
 		return "cannot split";
 	default:
-		return "the producer failed, the input is good";
+		return "the dump failed when it was made; this is not a complete "
+		    "backup; its bytes are not damaged";
 	}
 }
 

@@ -80,7 +80,8 @@ enum frame_type {
 
 /*
  * The phrase for a reason, for messages: "damaged", "damaged (found
- * late)", "the producer failed, the input is good", "cut", "cannot
+ * late)", "the dump failed when it was made; this is not a complete
+ * backup; its bytes are not damaged" (said once, here), "cut", "cannot
  * split"; FRAME_ABORT_FAILED's for an unknown reason.  Static.
  */
 const char	*frame_abort_phrase(int reason);

@@ -28,7 +28,7 @@ done
 fresh_db ${db}_dst
 rowmap --exclude='*' <s.rp 2>/dev/null | sqlexec $C ${db}_dst 2>err
 is $? 1 "rowmap --exclude='*' | sqlexec: exit 1"
-like "$(cat err)" "^sqlexec: stdin: the producer failed, the input is good: rowmap: --tables and --exclude leave nothing" \
+like "$(cat err)" "^sqlexec: stdin: the dump failed when it was made; this is not a complete backup; its bytes are not damaged: rowmap: --tables and --exclude leave nothing" \
     "sqlexec names rowmap's failure"
 
 rowmap --allow-empty --exclude='*' <s.rp >o.rp 2>err

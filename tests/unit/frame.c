@@ -529,7 +529,8 @@ test_abort_unstarted(void **state)
 	close(fd);
 	assert_string_equal(frame_abort_phrase(FRAME_ABORT_DAMAGED), "damaged");
 	assert_string_equal(frame_abort_phrase(FRAME_ABORT_FAILED),
-	    "the producer failed, the input is good");
+	    "the dump failed when it was made; this is not a complete backup; "
+	    "its bytes are not damaged");
 	assert_string_equal(frame_abort_phrase(99), frame_abort_phrase(
 	    FRAME_ABORT_FAILED));
 	assert_string_equal(frame_abort_phrase(FRAME_ABORT_CUT), "cut");
