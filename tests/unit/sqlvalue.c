@@ -79,26 +79,51 @@ check(int kind, const unsigned char *p, size_t n)
 		    kind, n, (int)(e - got), got, (int)wn, want);
 }
 
-/* Every byte value at every place of values of 1 to 40 bytes. */
+/* Bytes 0 to nc - 1 at every place of values of 1 to 40 bytes of base. */
+static void
+every_byte(int kind, const char *base, unsigned nc)
+{
+	unsigned char	 p[40 + 32];
+	size_t		 n, i;
+	unsigned	 c;
+
+	for (n = 1; n <= 40; n++)
+		for (i = 0; i < n; i++)
+			for (c = 0; c < nc; c++) {
+				memset(p, 0, sizeof(p));
+				memcpy(p, base, n);
+				p[i] = (unsigned char)c;
+				check(kind, p, n);
+			}
+}
+
+/* Numbers and temporal values: every byte value (the quoted form where
+ * the value is not one). */
 static void
 test_every_byte(void **state)
 {
-	static const int kinds[] = { VK_NUM, VK_TEMPORAL };
-	unsigned char	 p[40 + 32];
-	size_t		 n, i, k;
-	unsigned	 c;
+	static const char num[] = "2024-01-02 03:04:05.678901"
+	    "e+123456789012345";
 
 	(void)state;
-	for (k = 0; k < 2; k++)
-		for (n = 1; n <= 40; n++)
-			for (i = 0; i < n; i++)
-				for (c = 0; c < 256; c++) {
-					memset(p, 0, sizeof(p));
-					memcpy(p, "2024-01-02 03:04:05.678901"
-					    "e+123456789012345", n);
-					p[i] = (unsigned char)c;
-					check(kinds[k], p, n);
-				}
+	every_byte(VK_NUM, num, 256);
+	every_byte(VK_TEMPORAL, num, 256);
+}
+
+/*
+ * Text (utf8mb4, and ASCII-compatible charsets): every byte below 0x80,
+ * escaped exactly as the reference does (the scan flags every control
+ * byte and copies a tab).
+ */
+static void
+test_text_every_byte(void **state)
+{
+	static const char txt[] = "name 42 \tab\t'q' \"x\" \\ \r\n \032 "
+	    "and the end of it";
+
+	(void)state;
+	every_byte(VK_UTF8, txt, 128);
+	every_byte(VK_ASCII, txt, 128);
 }
 
 /* Every character allowed: copied whatever the mix, in and past a block. */
@@ -215,6 +240,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_byte),
+		cmocka_unit_test(test_text_every_byte),
 		cmocka_unit_test(test_allowed),
 		cmocka_unit_test(test_bin),
 	};
