@@ -393,11 +393,29 @@ dec_rows_next(struct rp_rows *r, struct rp_val *vals, size_t ncols)
 	struct dec	*d = &r->d;
 	const uint8_t	*p = d->p, *end = d->end;
 	uint64_t	 v;
-	size_t		 i;
+	size_t		 i = 0;
 
 	if (r->left == 0)
 		return 0;
-	for (i = 0; i < ncols; i++) {
+	while (i < ncols) {
+		/*
+		 * A one-byte length is at most 127, its value at most 126
+		 * bytes: with 128 bytes left a column, no bounds checks.
+		 */
+		if ((size_t)(end - p) / 128 >= ncols - i)
+			for (; i < ncols && *p < 0x80; i++) {
+				if (*p == 0) {
+					vals[i].p = NULL;
+					vals[i].len = 0;
+					p++;
+					continue;
+				}
+				vals[i].p = (const char *)p + 1;
+				vals[i].len = (size_t)*p - 1;
+				p += *p;
+			}
+		if (i == ncols)
+			break;
 		if (p >= end)
 			return -1;
 		if (*p < 0x80)
@@ -411,13 +429,13 @@ dec_rows_next(struct rp_rows *r, struct rp_val *vals, size_t ncols)
 		}
 		if (v == 0) {
 			vals[i].p = NULL;
-			vals[i].len = 0;
+			vals[i++].len = 0;
 			continue;
 		}
 		if (v - 1 > (uint64_t)(end - p))
 			return -1;
 		vals[i].p = (const char *)p;
-		vals[i].len = (size_t)(v - 1);
+		vals[i++].len = (size_t)(v - 1);
 		p += v - 1;
 	}
 	d->p = p;
