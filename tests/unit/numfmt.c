@@ -520,6 +520,190 @@ test_float_interval(void **state)
 	assert_true(hi == mid && hi_in);
 }
 
+/*
+ * lib/numfmt.c's table g(e), computed here with multiword integers
+ * (Schubfach, section 9.8.3) and compared with lib/numfmt_g.inc.
+ */
+#define G_BITS		126
+#define G_EMIN		(-292)
+#define G_EMAX		324
+#define M63		((((uint64_t)1) << 63) - 1)
+
+static const uint64_t	 g_want[G_EMAX - G_EMIN + 1][2] = {
+#include "numfmt_g.inc"
+};
+
+/* A little-endian multiword integer, enough for 5^324 (753 bits). */
+struct big {
+	uint32_t	 w[26];
+	int		 n;
+};
+
+static void
+big_mul5(struct big *b)
+{
+	uint64_t	 c = 0;
+	int		 i;
+
+	for (i = 0; i < b->n; i++) {
+		c += (uint64_t)b->w[i] * 5;
+		b->w[i] = (uint32_t)c;
+		c >>= 32;
+	}
+	if (c != 0)
+		b->w[b->n++] = (uint32_t)c;
+}
+
+static int
+big_bits(const struct big *b)
+{
+	return (b->n - 1) * 32 + (32 - __builtin_clz(b->w[b->n - 1]));
+}
+
+static int
+big_bit(const struct big *b, int i)
+{
+	return i / 32 < b->n ? (b->w[i / 32] >> (i % 32)) & 1 : 0;
+}
+
+/* b's bits [from, from + 126) as a 128-bit integer (zeros below bit 0). */
+static unsigned __int128
+big_slice(const struct big *b, int from)
+{
+	unsigned __int128 v = 0;
+	int		 i;
+
+	for (i = G_BITS - 1; i >= 0; i--)
+		v = v << 1 | (unsigned)(from + i >= 0 ? big_bit(b, from + i) : 0);
+	return v;
+}
+
+static int
+big_cmp(const struct big *a, const struct big *b)
+{
+	int	 i;
+
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (i = a->n - 1; i >= 0; i--)
+		if (a->w[i] != b->w[i])
+			return a->w[i] < b->w[i] ? -1 : 1;
+	return 0;
+}
+
+static void
+big_shl1(struct big *b)
+{
+	uint32_t	 c = 0, t;
+	int		 i;
+
+	for (i = 0; i < b->n; i++) {
+		t = b->w[i] >> 31;
+		b->w[i] = b->w[i] << 1 | c;
+		c = t;
+	}
+	if (c != 0)
+		b->w[b->n++] = c;
+}
+
+static void
+big_sub(struct big *a, const struct big *b)
+{
+	int64_t	 c = 0;
+	int	 i;
+
+	for (i = 0; i < a->n; i++) {
+		c += (int64_t)a->w[i] - (i < b->n ? b->w[i] : 0);
+		a->w[i] = (uint32_t)c;
+		c = c < 0 ? -1 : 0;
+	}
+	while (a->n > 1 && a->w[a->n - 1] == 0)
+		a->n--;
+}
+
+/* floor(2^(bits(p) - 1 + 126) / p), for p = 5^m, m > 0. */
+static unsigned __int128
+big_inv(const struct big *p)
+{
+	struct big	 r;
+	unsigned __int128 q = 0;
+	int		 i, bits = big_bits(p);
+
+	memset(&r, 0, sizeof(r));
+	r.w[(bits - 1) / 32] = 1u << ((bits - 1) % 32);
+	r.n = (bits - 1) / 32 + 1;	/* 2^(bits - 1) < p */
+	for (i = 0; i < G_BITS; i++) {
+		big_shl1(&r);
+		q <<= 1;
+		if (big_cmp(&r, p) >= 0) {
+			big_sub(&r, p);
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+/*
+ * 10^e = 5^e 2^e, so g(e) for e >= 0 is 5^e's top 126 bits (or 5^e
+ * shifted up to 126 bits) plus one; for e = -m < 0 it is
+ * floor(2^(125 + bits(5^m)) / 5^m) + 1.
+ */
+static void
+g_compute(uint64_t g[G_EMAX - G_EMIN + 1][2])
+{
+	struct big	 p;
+	unsigned __int128 v;
+	int		 m;
+
+	memset(&p, 0, sizeof(p));
+	p.w[0] = 1;
+	p.n = 1;
+	for (m = 0; m <= G_EMAX; m++) {
+		v = big_slice(&p, big_bits(&p) - G_BITS) + 1;
+		g[m - G_EMIN][0] = (uint64_t)v & M63;
+		g[m - G_EMIN][1] = (uint64_t)(v >> 63);
+		if (m > 0 && -m >= G_EMIN) {
+			v = big_inv(&p) + 1;
+			g[-m - G_EMIN][0] = (uint64_t)v & M63;
+			g[-m - G_EMIN][1] = (uint64_t)(v >> 63);
+		}
+		big_mul5(&p);
+	}
+}
+
+/* Every entry of the table numfmt.c was built with. */
+static void
+test_g_table(void **state)
+{
+	static uint64_t	 g[G_EMAX - G_EMIN + 1][2];
+	int		 e;
+
+	(void)state;
+	g_compute(g);
+	for (e = G_EMIN; e <= G_EMAX; e++)
+		if (g[e - G_EMIN][0] != g_want[e - G_EMIN][0] ||
+		    g[e - G_EMIN][1] != g_want[e - G_EMIN][1])
+			fail_msg("g(%d) differs from lib/numfmt_g.inc", e);
+}
+
+/* The table as lib/numfmt_g.inc holds it. */
+static void
+print_g_table(void)
+{
+	static uint64_t	 g[G_EMAX - G_EMIN + 1][2];
+	int		 e;
+
+	g_compute(g);
+	printf("/* g(e) of lib/numfmt.c for e = %d .. %d, printed by "
+	    "tests/unit/numfmt.c\n * (NUMFMT_PRINT_G=1 "
+	    "build/tests/unit/numfmt.t), which checks it. */\n", G_EMIN,
+	    G_EMAX);
+	for (e = G_EMIN; e <= G_EMAX; e++)
+		printf("\t{ 0x%016llxULL, 0x%016llxULL },\t/* %d */\n",
+		    (unsigned long long)g[e - G_EMIN][0],
+		    (unsigned long long)g[e - G_EMIN][1], e);
+}
+
 int
 main(void)
 {
@@ -534,7 +718,13 @@ main(void)
 		cmocka_unit_test(test_float_edges),
 		cmocka_unit_test(test_double_random),
 		cmocka_unit_test(test_float_random),
+		cmocka_unit_test(test_g_table),
 	};
+
+	if (getenv("NUMFMT_PRINT_G") != NULL) {
+		print_g_table();
+		return 0;
+	}
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests(tests, NULL, NULL);
