@@ -4,13 +4,15 @@
 # @@gtid_binlog_pos: the same text BINLOG_GTID_POS(file, pos) gives, but
 # without reading the binary log from its start (#28: 20 ms of server
 # CPU per 72 MB of log; before, every dump at -j 2 asked for it).  With
-# -j 1 (no lock) BINLOG_GTID_POS is still how the position is found.
-# The server is the test's own, its general log the record of dbsnap's
-# queries.
+# -j 1 (no lock) it is @@gtid_binlog_pos too when the binary log still
+# ends at the snapshot's position after it was read (SHOW MASTER STATUS);
+# a user without BINLOG MONITOR, who may not ask that, gets the same
+# position from BINLOG_GTID_POS.  The server is the test's own, its
+# general log the record of dbsnap's queries.
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
-plan 5
+plan 8
 server_own OWN --server-id=1160 --general-log=1 \
     --general-log-file="$T_DIR/general.log"
 RP_SOCK=$OWN_SOCK RP_PORT=$OWN_PORT
@@ -36,5 +38,20 @@ h=$(dbsnap $(CONN) -j 1 --no-data $DB 2>/dev/null | rows2sql)
 gtid=$(printf '%s\n' "$h" | sed -n 's/^-- gtid_binlog_pos: //p')
 is "$gtid" "$want" "-j 1: the same position"
 grep -q 'BINLOG_GTID_POS' "$T_DIR/general.log"
-is $? 0 "... from BINLOG_GTID_POS, with no lock held"
+is $? 1 "... found without BINLOG_GTID_POS (before: it read the binary log)"
+grep -q 'SHOW MASTER STATUS' "$T_DIR/general.log"
+is $? 0 "... the log's end checked against the snapshot's position"
+
+sql -e "CREATE USER t1160_r@localhost; GRANT SELECT, SHOW VIEW, TRIGGER, EVENT
+    ON *.* TO t1160_r@localhost" || exit 1
+: >"$T_DIR/general.log"
+h=$(dbsnap --no-defaults -ut1160_r -S "$RP_SOCK" -j 1 --no-data $DB \
+    2>/dev/null | rows2sql)
+file=$(printf '%s\n' "$h" | sed -n 's/^-- binlog_file: //p')
+pos=$(printf '%s\n' "$h" | sed -n 's/^-- binlog_pos: //p')
+gtid=$(printf '%s\n' "$h" | sed -n 's/^-- gtid_binlog_pos: //p')
+want=$(sql -N -e "SELECT BINLOG_GTID_POS('$file', $pos)")
+is "$gtid" "$want" "-j 1 without BINLOG MONITOR: the snapshot's position"
+grep -q 'BINLOG_GTID_POS' "$T_DIR/general.log"
+is $? 0 "... from BINLOG_GTID_POS"
 done_testing
