@@ -341,10 +341,13 @@ sx_ckpt_open(struct sx *x, struct sx_opts *o)
 	    pmarks) == -1)
 		goto out;
 	if (!o->resume && found && !done && o->skip_top == 0) {
+		buf_adds(&b, "DELETE FROM ");
+		ckpt_table(&b, o->checkpoint);
+		buf_adds(&b, " WHERE id = 1");
 		sx_set_error(x, 0, "checkpoint %s: holds an unfinished run "
 		    "(statements 1-%" PRIu64 " committed): continue it with "
-		    "--resume, or delete the row to start again", o->checkpoint,
-		    pos);
+		    "--resume, or delete its row to start again (%s)",
+		    o->checkpoint, pos, b.err ? "out of memory" : b.p);
 		x->no_resume = 1;
 		goto out;
 	}

@@ -111,6 +111,22 @@ report_cut(struct sx *x)
 }
 
 /*
+ * The way out of "No database selected" (a mysqldump file made without
+ * --databases has no USE): name the database, then run or resume.
+ */
+static const char *
+error_hint(const char *msg)
+{
+	char	 e[32];
+
+	snprintf(e, sizeof(e), "ERROR %d (3D000): ", ER_NO_DB_ERROR);
+	if (sx_default_db()[0] == '\0' && strstr(msg, e) != NULL)
+		return " (the input has no USE and no database is named: "
+		    "name it, sqlexec ... DB, to load it or to resume)";
+	return "";
+}
+
+/*
  * How the run ended, if not well: an interrupt, the input's fault, or the
  * first failed statement.  (The resume point follows the summary.)
  */
@@ -141,7 +157,8 @@ sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
 			report_cut(x);
 	}
 	if (x->interrupted == 0 && x->err.msg != NULL)
-		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
+		fprintf(stderr, "%s: %s%s\n", getprogname(), x->err.msg,
+		    error_hint(x->err.msg));
 }
 
 void
