@@ -72,4 +72,15 @@ like "$msg" "^rowpipe: this dump is incomplete: rows2sql: .*no'such\?xn+\.\.\.$"
     "with the message, its quote kept, cut with ..."
 is "$(printf '%s' "$msg" | wc -m | tr -d ' ')" 128 "at 128 characters"
 
+# --tables that matches nothing: found at the end of the stream (a view,
+# after the rows, may match), as rows2sql(1) says; --no-data checks first
+dbsnap $C $src >s.rp
+rows2sql --tables $src.v <s.rp >v.sql 2>err
+is "$? $(grep -c 'VIEW' v.sql)" "0 2" "--tables naming a view alone matches it"
+head -c $(($(wc -c <s.rp) - 40)) s.rp | rows2sql --tables nosuch >/dev/null 2>err
+like "$(cat err)" "^rows2sql: truncated" "a no-match is found at the end: a cut stream is called cut"
+dbsnap $C --no-data $src | rows2sql --tables nosuch >/dev/null 2>err
+is "$? $(cat err)" "1 rows2sql: --tables nosuch matched no table of the stream" \
+    "a dump of the schema alone checks the names"
+
 done_testing
