@@ -330,9 +330,12 @@ rm_check_body(struct rm *st, const struct rp_object *ob, int words)
 		    strcmp(t->name, on) == 0;
 		if (!own && !ddl_mentions(body, len, t->name, words))
 			continue;
+		/* (views come after the rows: say the way out) */
 		if (!t->keep && ob->kind == OBJ_VIEW)
 			return rm_fail(st, "%s.%s: view uses %s.%s, which is "
-			    "left out", ob->schema, ob->name, t->db, t->name);
+			    "left out (leave the view out too: --exclude %s.%s "
+			    "as well)", ob->schema, ob->name, t->db, t->name,
+			    ob->schema, ob->name);
 		for (j = 0; j < t->nops; j++)
 			if (t->ops[j]->op == OP_DROP && ddl_mentions(body, len,
 			    t->ops[j]->col, words))

@@ -43,7 +43,7 @@ is "$?" 1 "sqlsplit: exit 1"
 like "$(cat err)" "^sqlsplit: ex\.sql: line $((n - 1)): the text ends where its producer gave up \(.*\): rowmap: " \
     "sqlsplit ends the text at the abort line, with the producer's reason"
 sqlexec $C --dry-run <ex.rp >/dev/null 2>err
-like "$(head -1 err)" "^sqlexec: stdin: .*rowmap: .*which is left out$" \
+like "$(head -1 err)" "^sqlexec: stdin: .*rowmap: .*which is left out" \
     "and sqlexec names the producer's failure, not the SIGNAL"
 ! grep -q 1644 err; ok $? "the SIGNAL never reaches sqlexec"
 

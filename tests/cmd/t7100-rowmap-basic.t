@@ -150,7 +150,10 @@ is "$(tr '\n' ' ' <f.txt)" "database.d1 table.cust 1.cust " "--tables with a pat
 rowmap --exclude d1.log --exclude d1.orders s.rp | framecat | grep -c 'orders\|	log	' >n
 is "$(cat n)" 0 "--exclude leaves tables out, with their triggers"
 rowmap --exclude d1.cust s.rp >/dev/null 2>err; is $? 1 "leaving out a table a view uses exits 1"
-like "$(cat err)" "d1.v_cust: view uses d1.cust, which is left out" "and names the view"
+like "$(cat err)" "d1.v_cust: view uses d1.cust, which is left out \(leave the view out too: --exclude d1.v_cust as well\)$" \
+    "and names the view, and the way out (issue 25, newuser 3)"
+rowmap --exclude d1.cust --exclude d1.v_cust s.rp >/dev/null 2>err
+is "$? $(cat err)" "0 " "which works"
 rowmap --tables d1.nosuch s.rp >/dev/null 2>err; is $? 1 "a pattern that matches nothing exits 1"
 is "$(cat err)" "rowmap: --tables or --exclude d1.nosuch matched no table or object of the stream" "and names it"
 rowmap --exclude d1.log --drop log.n s.rp >/dev/null 2>err; is $? 1 "a transform of a table left out exits 1"
