@@ -4,9 +4,13 @@
 # sent (it cost about a third of a small table's restore), and neither is
 # a COMMIT after DDL or USE (they commit themselves); into a database that
 # was there, the DROP is sent and replaces the table.  The server's
-# general log says which statements came.
+# general log says which statements came: the server is the test's own,
+# so that no other test's statements are in its log.
 . "$(dirname "$0")/../lib.sh"
+. "$RP_TOP/tests/server.sh"
 need_server
+server_own OWN --server-id=4281
+RP_SOCK=$OWN_SOCK RP_PORT=$OWN_PORT
 DB=t4281_db
 fresh_db $DB
 sql $DB -e "CREATE TABLE t4281_a (id int PRIMARY KEY, k int, KEY (k));
