@@ -97,6 +97,7 @@ do_table(struct r2s *st, const struct frame *f)
 	}
 	quote_ident(p, tb->name, strlen(tb->name));
 	buf_adds(p, " (");
+	tb->row_fixed = 2;
 	for (i = 0; i < t->ncols; i++) {
 		struct rp_column *c = &t->cols[i];
 
@@ -107,6 +108,7 @@ do_table(struct r2s *st, const struct frame *f)
 			continue;
 		tb->cols[i].emit = 1;
 		sqlval_col_setup(&tb->cols[i], c, st->o->hex_blob);
+		tb->row_fixed += 1 + SQLVAL_MAX(0, tb->cols[i].intro_len);
 		if (n++ > 0)
 			buf_addc(p, ',');
 		quote_ident(p, c->name, strlen(c->name));
@@ -145,17 +147,16 @@ row_min(const struct tbl *tb)
 	return n;
 }
 
-/* Upper bound of a row's tuple text. */
+/*
+ * Upper bound of a row's tuple text: 2 + the sum of 1 + SQLVAL_MAX() over
+ * its emitted values, which grows by 2 a byte of value, and the values
+ * are no more bytes than the row's in its frame.  One sum a row, not one
+ * a column.
+ */
 static size_t
 row_bound(const struct tbl *tb)
 {
-	size_t	 i, n = 2;
-
-	for (i = 0; i < tb->t->ncols; i++)
-		if (tb->cols[i].emit)
-			n += 1 + SQLVAL_MAX(tb->vals[i].len,
-			    tb->cols[i].intro_len);
-	return n;
+	return tb->row_fixed + 2 * tb->row_bytes;
 }
 
 /*
@@ -348,6 +349,7 @@ do_rows(struct r2s *st, const struct frame *f)
 {
 	struct rp_rows	 r;
 	struct tbl	*tb;
+	const uint8_t	*at;
 	int		 k;
 
 	if (dec_rows_begin(f, &r) == -1)
@@ -360,7 +362,10 @@ do_rows(struct r2s *st, const struct frame *f)
 		return 0;
 	}
 	progress_add(st->prog, 0, r.nrows, 0);
+	at = r.d.p;
 	while ((k = dec_rows_next(&r, tb->vals, tb->t->ncols)) == 1) {
+		tb->row_bytes = (size_t)(r.d.p - at);
+		at = r.d.p;
 		tb->rows++;
 		if (add_row(st, tb) == -1)
 			return -1;

@@ -43,6 +43,8 @@ struct tbl {
 	struct buf	 prefix;	/* INSERT INTO `t` (`a`,`b`) VALUES  */
 	struct buf	 suffix;	/* ON DUPLICATE KEY UPDATE ... */
 	uint64_t	 rows;
+	size_t		 row_fixed;	/* row_bound() of empty values */
+	size_t		 row_bytes;	/* the current row's bytes in its frame */
 };
 
 struct r2s {
