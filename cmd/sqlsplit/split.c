@@ -388,6 +388,28 @@ split_finish(struct split *s)
 		return 0;
 	}
 	hash_to(s, s->base + s->len);
+	if ((s->q || s->mlc) && trailer_ends_text(s) && s->mark.seg_max != 0) {
+		/*
+		 * The segment after the last checkpoint line that matched
+		 * holds the changed byte: what is still open at the end may
+		 * begin segments later (the checkpoint lines between were
+		 * read as its text).
+		 */
+		off = s->q ? s->q_start : s->mlc_start;
+		return sdamaged(s, "a byte of the segment that starts at "
+		    "line %llu, byte %llu (%s), was changed: it left a %s "
+		    "open to the end of a text that ends with its trailer line "
+		    "(the one still open starts at line %llu, offset %llu); "
+		    "none of the statements from %llu on was passed on",
+		    (unsigned long long)s->mark.seg_line,
+		    (unsigned long long)s->mark.seg_start,
+		    s->mark.seg_start == 0 ? "the first" : "after the last "
+		    "checkpoint line that matched", s->q == '`' ?
+		    "quoted identifier" : s->q ? "string" : "comment",
+		    (unsigned long long)line_at(s, off),
+		    (unsigned long long)off,
+		    (unsigned long long)s->mark.seg_nstmt + 1);
+	}
 	if ((s->q || s->mlc) && trailer_ends_text(s)) {
 		off = s->q ? s->q_start : s->mlc_start;
 		return sdamaged(s, "unterminated %s starting at line %llu, "

@@ -47,17 +47,52 @@ sed "s/'ghijkl'/'ghi'kl'/" whole.sql >quote.sql
 is "$(cmp -l whole.sql quote.sql | wc -l)" 1 "(one byte changed)"
 sqlsplit quote.sql 2>s.err >/dev/null
 is $? 1 "sqlsplit of it: exit 1"
-like "$(cat s.err)" "^sqlsplit: quote.sql: damaged: unterminated string starting at line [0-9]+, offset [0-9]+, in a text that ends with its trailer line" \
+like "$(cat s.err)" "^sqlsplit: quote.sql: damaged: a byte of the segment that starts at line 1, byte 0 \\(the first\\), was changed: it left a string open to the end of a text that ends with its trailer line \\(the one still open starts at line [0-9]+, offset [0-9]+\\); none of the statements from 1 on was passed on$" \
     "sqlsplit: damaged, not truncated"
 sql -e "DROP DATABASE $db"
 sqlsplit quote.sql 2>/dev/null | sqlexec $C 2>x.err
 is $? 1 "sqlexec of it: exit 1"
-like "$(cat x.err)" "^sqlexec: input damaged \\(sqlsplit: quote.sql: damaged: unterminated string" \
+like "$(cat x.err)" "^sqlexec: input damaged \\(sqlsplit: quote.sql: damaged: a byte of the segment" \
     "sqlexec says damaged"
 ok $(! grep -q -e 'resume with' -e 'skip-to' -e 'truncated' x.err; echo $?) \
     "no resume point, not truncated"
 is "$(sql -e "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '$db'")" 0 \
     "nothing of the damaged segment ran"
+# The same in the second of three segments: a quote changed there opens
+# a string that swallows the checkpoint lines after it, and the one left
+# open at the end starts in the last segment.  The message names the
+# segment after the last checkpoint line that matched, not the place of
+# the open string; no row after the first segment is committed.
+fresh_db $db
+sql $db -e "CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(100));
+    INSERT INTO t SELECT seq, repeat(char(97 + seq % 26), 90)
+    FROM seq_1_to_30000" || exit 1
+dbsnap $C $db | rows2sql >three.sql
+ck=$(grep -a -b -n '^-- rowpipe-checkpoint ' three.sql | sed -n 1p)
+ck_line=${ck%%:*}
+ck_end=$(($(echo "$ck" | cut -d: -f2) + $(echo "$ck" | cut -d: -f3- | wc -c)))
+ck_stmts=$(echo "$ck" | sed 's/.*statements=\([0-9]*\).*/\1/')
+is "$(grep -a -c '^-- rowpipe-checkpoint ' three.sql)" 3 "(three segments)"
+# the first quote 1000 bytes into the second segment becomes a 0xa7
+at=$(($(tail -c +$((ck_end + 1000)) three.sql | grep -a -b -o "'" | sed -n 1p | cut -d: -f1) + ck_end + 999))
+cp three.sql q3.sql
+printf '\247' | dd of=q3.sql bs=1 seek=$at conv=notrunc 2>/dev/null
+is "$(cmp -l three.sql q3.sql | wc -l)" 1 "(one byte changed)"
+sqlsplit q3.sql 2>s.err >/dev/null
+like "$(cat s.err)" "^sqlsplit: q3.sql: damaged: a byte of the segment that starts at line $((ck_line + 1)), byte $ck_end \\(after the last checkpoint line that matched\\), was changed: .*none of the statements from $((ck_stmts + 1)) on was passed on$" \
+    "sqlsplit names the second segment, where the byte was changed"
+open_at=$(sed 's/.*the one still open starts at line [0-9]*, offset \([0-9]*\)).*/\1/' s.err)
+ok $([ "$open_at" -gt $((ck_end + 1048576)) ]; echo $?) \
+    "(the string still open starts segments later, at offset $open_at)"
+sql -e "DROP DATABASE $db"
+sqlsplit q3.sql 2>/dev/null | sqlexec $C 2>x.err
+is $? 1 "sqlexec of it: exit 1"
+first=$(head -n "$ck_line" three.sql | grep -a -o '),(' | wc -l)
+ins=$(head -n "$ck_line" three.sql | grep -a -c '^INSERT')
+n=$(sql $db -e "SELECT COUNT(*) FROM t")
+ok $([ "$n" -le $((first + ins)) ]; echo $?) \
+    "no row of the damaged segment is committed ($n of the first's $((first + ins)))"
+
 # The same text cut inside that string is still a cut.
 head -c $(($(grep -b "'ghijkl'" whole.sql | cut -d: -f1) + 4)) whole.sql >cut.sql
 sqlsplit cut.sql 2>s.err >/dev/null
