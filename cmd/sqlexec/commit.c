@@ -318,8 +318,10 @@ stmt_error(struct sx *x, int c, struct sx_unit *u, size_t k)
 /*
  * --force, after a statement of u failed and u rolled back, in its turn:
  * each statement alone, committed on its own (with the checkpoint), as
- * mysql --force runs them; one to be undone (--strict) rolls back.  0,
- * or -1 recorded.
+ * mysql --force runs them; one to be undone (--strict) rolls back.  Each
+ * in a transaction of its own, so that only its COMMIT decides (in
+ * autocommit, a statement whose answer was lost, or whose COMMIT was
+ * refused after it, was done but not counted).  0, or -1 recorded.
  */
 static int
 replay(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
@@ -330,11 +332,8 @@ replay(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 	int		 rc;
 
 	for (k = 0; k < u->n; k++) {
-		/* so that a warning can be undone, or the checkpoint go with */
-		if ((x->o->strict || x->o->checkpoint != NULL) &&
-		    sx_unit_begin(x, c, u) == -1)
-			return -1;
-		if ((rc = x->ex->work_one(x, c, u, k, p)) == -1)
+		if (sx_unit_begin(x, c, u) == -1 ||
+		    (rc = x->ex->work_one(x, c, u, k, p)) == -1)
 			return -1;
 		a.no = k + 1 < u->n ? u->st[k].no : u->end_no;
 		a.hash = k + 1 < u->n ? u->st[k].hash : u->end_hash;
@@ -391,7 +390,8 @@ rows_nontx(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 		sx_fail_unit(x, u);
 		return -1;
 	}
-	if (ckpt(x, c, &at, NULL, 1) != 0) {
+	/* done in autocommit: without --checkpoint no COMMIT to fail */
+	if (x->o->checkpoint != NULL && ckpt(x, c, &at, NULL, 1) != 0) {
 		unit_error(x, c, u, "checkpoint");
 		sx_fail_unit(x, u);
 		return -1;

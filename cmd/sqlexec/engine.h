@@ -31,9 +31,10 @@
  * The protocol, for each kind of work, is in commit.c alone:
  *   unit:       begin, work, [turn], checkpoint + COMMIT | ROLLBACK
  *   --force:    begin, work fails, ROLLBACK, turn, then each statement
- *               alone: [begin], work, checkpoint + COMMIT
- *   not transactional (rows of a MyISAM table): turn, checkpoint of the
- *               unit as pending + COMMIT, work in autocommit, checkpoint
+ *               alone: begin, work, checkpoint + COMMIT
+ *   not transactional (rows of a MyISAM table): turn, [checkpoint of
+ *               the unit as pending + COMMIT], work in autocommit,
+ *               [checkpoint] (no COMMIT after it to fail without one)
  *   barrier:    autocommit; with --checkpoint a DML one in a transaction
  *               with the row, any other pending while it runs (DDL
  *               commits on its own)

@@ -9,10 +9,12 @@
  * (commit.c, resume.c, worker.c's threads, -j 1 to 4) over a fake
  * executor that fails at every operation of small generated streams and
  * at random operations of large ones, statement streams and snapshot
- * streams both, with and without --checkpoint: after each failure the
- * point printed (or the checkpoint row) describes exactly what the fake
- * server committed, and resuming from it commits everything else exactly
- * once.  cmocka, TAP output.
+ * streams both, with and without --checkpoint, with --force (statements
+ * the server refuses, replayed alone) and with a MyISAM table's units
+ * (alone, in autocommit): after each failure the point printed (or the
+ * checkpoint row) describes exactly what the fake server committed, and
+ * resuming from it commits everything else exactly once.  cmocka, TAP
+ * output.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -573,6 +575,20 @@ static struct fake F;
 
 /* Session statements (kind 3) of the statement stream: not items. */
 static int sess[MAXIT];
+/*
+ * --force: statements the server refuses (kind 5, or refused in a
+ * replay), which the run skips, as mysql --force does: not items.
+ */
+static int bad[MAXIT];
+static int opt_force;		/* runs with --force */
+static int opt_nontx;		/* table 1 of snapshot streams is MyISAM */
+
+/* Is item i (of a statement stream if s is NULL) to be applied once? */
+static int
+item(const struct stream *s, int i)
+{
+	return s != NULL || (!sess[i] && !bad[i]);
+}
 
 static void
 fake_reset(const struct stream *s)
@@ -649,21 +665,28 @@ op(int c)
 	return F.how;
 }
 
-/* Items of unit u: its statements, or its table's frames. */
-static void
+/*
+ * Items of unit u: its statements, up to one the server refuses (then
+ * 1: --force replays them), or its table's frames.
+ */
+static int
 add_unit(struct fconn *k, const struct sx_unit *u)
 {
 	uint64_t	 f;
 	size_t		 i;
 
 	if (u->rows == NULL) {
-		for (i = 0; i < u->n; i++)
+		for (i = 0; i < u->n; i++) {
+			if (bad[u->st[i].no])
+				return 1;
 			k->items[k->nitems++] = (int)u->st[i].no;
-		return;
+		}
+		return 0;
 	}
 	for (f = u->rows->first_frame; f <= u->rows->last_frame; f++)
 		if ((uint64_t)F.s->tab[f] == u->mark.table)
 			k->items[k->nitems++] = (int)f;
+	return 0;
 }
 
 static int
@@ -684,34 +707,69 @@ f_begin(struct sx *x, int c)
 	return h == -1 ? 0 : -1;
 }
 
+/* The work: in autocommit (not transactional) done as it runs. */
 static int
 f_work(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 {
 	struct fconn	*k = &F.c[c];
-	int		 h;
+	int		 h, refused = 0;
 
 	pthread_mutex_lock(&F.mu);
-	if ((h = op(c)) == H_LOST_BEFORE || h == H_LOST_AFTER)
+	if ((h = op(c)) == H_LOST_AFTER && !k->open) {
+		(void)add_unit(k, u);
+		apply(k);
+		lose(k);
+	} else if (h == H_LOST_BEFORE || h == H_LOST_AFTER)
 		lose(k);
 	else if (h == -1) {
-		add_unit(k, u);
+		refused = add_unit(k, u);
 		if (!k->open)
 			apply(k);
 		p->rows += u->rows != NULL ? 1 : u->n;
 	}
 	pthread_mutex_unlock(&F.mu);
+	if (refused)
+		return 1;	/* only with --force: bad[] is empty without */
 	if (h != -1)
 		sx_set_error(x, u->rows != NULL ? u->rows->first_frame :
 		    u->st[0].no, "the work failed");
 	return h == -1 ? 0 : -1;
 }
 
+/*
+ * --force: statement k of u alone (worker.c's unit_work_one()): one the
+ * server refuses is reported, counted and skipped; a fatal failure (the
+ * connection lost, an interrupt) stops the run.
+ */
 static int
 f_work_one(struct sx *x, int c, struct sx_unit *u, size_t k,
     struct sx_pass *p)
 {
-	(void)x; (void)c; (void)u; (void)k; (void)p;
-	fail();			/* no --force here */
+	struct fconn	*kc = &F.c[c];
+	int		 no = (int)u->st[k].no, h;
+
+	pthread_mutex_lock(&F.mu);
+	h = op(c);
+	if (h == H_REFUSED && kc->errno_ == 1205)
+		bad[no] = 1;		/* not fatal: skipped */
+	if (h == H_LOST_AFTER && !kc->open && !bad[no]) {
+		kc->items[kc->nitems++] = no;
+		apply(kc);
+		lose(kc);
+	} else if (h == H_LOST_BEFORE || h == H_LOST_AFTER)
+		lose(kc);
+	else if ((h == -1 || h == H_REFUSED) && bad[no])
+		p->failed++;
+	else if (h == -1) {
+		kc->items[kc->nitems++] = no;
+		if (!kc->open)
+			apply(kc);
+		p->rows++;
+	}
+	pthread_mutex_unlock(&F.mu);
+	if (h == -1 || bad[no])
+		return 0;
+	sx_set_error(x, no, "statement %d failed", no);
 	return -1;
 }
 
@@ -890,9 +948,10 @@ static const struct sx_exec fake_exec = {
 /*
  * A statement stream: statement i (1-based) is an INSERT (kind 0, in
  * units), a DML barrier (1), a DDL barrier (2), a session statement
- * run on every connection (3), or an ordered INSERT (4: ordered.c runs
+ * run on every connection (3), an ordered INSERT (4: ordered.c runs
  * those that come in a row in one transaction on connection 1, up to
- * unit_len of them).
+ * unit_len of them), or with --force an INSERT the server refuses (5,
+ * in a unit: replayed alone, skipped).
  */
 struct sstream {
 	int		 n;
@@ -909,6 +968,8 @@ gen_stmts(struct sstream *s, int n)
 	for (i = 1; i <= n; i++) {
 		r = rnd(12);
 		s->kind[i] = r < 7 ? 0 : r < 10 ? r - 6 : 4;
+		if (opt_force && s->kind[i] == 0 && rnd(5) == 0)
+			s->kind[i] = 5;
 		s->unit_len[i] = 1 + rnd(3);
 	}
 }
@@ -924,6 +985,7 @@ ftab_init(void)
 	for (t = 0; t < 8; t++) {
 		snprintf(ftab_name[t], sizeof(ftab_name[t]), "d.t%d", t);
 		ftab[t].name = ftab_name[t];
+		ftab[t].engine = opt_nontx && t == 1 ? "MyISAM" : NULL;
 	}
 }
 
@@ -945,6 +1007,7 @@ run_start(struct run *r, const struct sx_opts *from, int jobs, int ck,
 	r->o.jobs = jobs;
 	r->o.commit_every = 1 << 20;	/* no unit is large (sx_push()) */
 	r->o.checkpoint = ck ? "d.ckpt" : NULL;
+	r->o.force = opt_force;
 	if (from != NULL) {
 		r->o.skip_to = from->skip_to;
 		r->o.skip_top = from->skip_top;
@@ -1096,9 +1159,9 @@ feed_stmts(struct run *r, const struct sstream *s)
 			ok = feed_group(x, s, &i) == 0;
 			continue;
 		}
-		if (s->kind[i] == 0) {
+		if (s->kind[i] == 0 || s->kind[i] == 5) {
 			for (n = 1; n < s->unit_len[i] && i + n <= s->n &&
-			    s->kind[i + n] == 0; n++)
+			    (s->kind[i + n] == 0 || s->kind[i + n] == 5); n++)
 				;
 			sx_push(x, stmt_unit(i, n));
 			i += n;
@@ -1172,7 +1235,12 @@ feed_snap(struct run *r, const struct stream *s, int ntab, size_t every)
 		u->mark_hash = id_at(c->u[k].last);
 		u->end_no = c->u[k].end_no;
 		u->end_hash = id_at(u->end_no);
+		/* not transactional: alone (snapunit.c's ld_unit_push()) */
+		if (u->rows->t->engine != NULL)
+			(void)sx_drain(x);
 		sx_push(x, u);
+		if (ftab[c->u[k].table].engine != NULL)
+			(void)sx_drain(x);
 	}
 	free(c);
 	run_end(r, ok);
@@ -1207,7 +1275,7 @@ exact(const struct sx_opts *o, const struct stream *s, int n)
 	int	 i;
 
 	for (i = 1; i <= n; i++)
-		if ((s != NULL || !sess[i]) && F.applied[i] != says(o, s, i))
+		if (item(s, i) && F.applied[i] != says(o, s, i))
 			return 0;
 	return 1;
 }
@@ -1251,6 +1319,24 @@ row_point(const struct frow *w, int pending, struct sx_opts *o)
 	o->skip_has_hash = o->skip_top > 0;
 	if (!pending && o->skip_top > 0)
 		assert_int_equal(w->hash, id_at(o->skip_top));
+}
+
+/*
+ * nontx.c: a unit of a table that is not transactional stopped part
+ * way; the run says to remove the rows it left (or restore the table)
+ * before resuming, and so the user does: those the point does not name.
+ */
+#define NONTX_LEFT	"left rows in a table that is not transactional"
+
+static void
+remove_left(const struct sx_opts *o, const struct stream *s, int n)
+{
+	int	 i;
+
+	for (i = 1; s != NULL && i <= n; i++)
+		if (s->tab[i] != 0 && ftab[s->tab[i]].engine != NULL &&
+		    !says(o, s, i))
+			F.applied[i] = 0;
 }
 
 /*
@@ -1299,11 +1385,14 @@ check_failed(const struct run *r, const struct stream *s, int n,
 		free(ta);
 	} else {
 		ta = token_after(r->out, "resume with --skip-to ", "\n");
-		if (ta == NULL && strstr(r->out, "committed; run") == NULL)
+		if (ta == NULL && strstr(r->out, "committed; run") == NULL &&
+		    strstr(r->out, NONTX_LEFT) == NULL)
 			goto bad;
 		parse_point(ta, o);
 		free(ta);
 	}
+	if (strstr(r->out, NONTX_LEFT) != NULL)
+		remove_left(o, s, n);
 	if (exact(o, s, n))
 		return;
 bad:
@@ -1315,7 +1404,7 @@ bad:
 		print_message("# row: %" PRIu64 " +%zu marks, pending %d %"
 		    PRIu64 "\n", F.row.no, F.row.n, F.row.pend, F.row.pno);
 	for (; n > 0; n--)
-		if (F.applied[n] != says(o, s, n))
+		if (item(s, n) && F.applied[n] != says(o, s, n))
 			print_message("#   item %d: applied %d, said %d\n", n,
 			    F.applied[n], says(o, s, n));
 	fail();
@@ -1339,8 +1428,11 @@ trial(const struct sstream *ss, const struct stream *s, int ntab,
 
 	fake_reset(s);
 	memset(sess, 0, sizeof(sess));
-	for (i = 1; ss != NULL && i <= ss->n; i++)
+	memset(bad, 0, sizeof(bad));
+	for (i = 1; ss != NULL && i <= ss->n; i++) {
 		sess[i] = ss->kind[i] == 3;
+		bad[i] = ss->kind[i] == 5;
+	}
 	memset(&from, 0, sizeof(from));
 	for (round = 0; round < 4; round++) {
 		F.ops = 0;
@@ -1360,7 +1452,7 @@ trial(const struct sstream *ss, const struct stream *s, int ntab,
 			ops = F.ops;
 		if (r.ok) {
 			for (i = 1; i <= n; i++)
-				if ((ss == NULL || !sess[i]) &&
+				if (item(ss == NULL ? s : NULL, i) &&
 				    F.applied[i] != 1) {
 					print_message("# item %d applied %d "
 					    "times (-j %d, round %d)\n", i,
@@ -1380,41 +1472,78 @@ trial(const struct sstream *ss, const struct stream *s, int ntab,
 	return ops;
 }
 
-/* Every operation of small streams fails, each way, -j 1 to 4. */
+/* Every operation of one stream fails, each way: the trials run. */
+static int
+every_point(const struct sstream *ss, const struct stream *s, int ntab,
+    int jobs, int ck)
+{
+	long	 ops, k;
+	int	 h, trials = 0;
+
+	ops = trial(ss, s, ntab, 2, jobs, ck, 0, H_REFUSED, 0);
+	for (k = 1; k <= ops + 1; k++)
+		for (h = 0; h < H_NHOW; h++, trials++)
+			(void)trial(ss, s, ntab, 2, jobs, ck, k, h, 0);
+	return trials;
+}
+
+/*
+ * Every operation of small streams fails, each way, -j 1 to 4; with
+ * force, statement streams with --force (statements the server refuses,
+ * replayed alone); with nontx, snapshot streams whose table 1 is MyISAM
+ * (its units alone, in autocommit).
+ */
 static void
-test_engine_exhaustive(void **state)
+exhaustive(int force, int nontx)
 {
 	struct sstream	*ss = malloc(sizeof(*ss));
 	struct stream	*s = malloc(sizeof(*s));
-	long		 ops, k;
-	int		 n, j, ck, h, ntab, trials = 0;
+	int		 n, j, ck, ntab, trials = 0;
 
-	(void)state;
-	ftab_init();
 	assert_non_null(ss);
 	assert_non_null(s);
-	for (n = 0; n < 6; n++)
+	opt_force = force;
+	opt_nontx = nontx;
+	ftab_init();
+	for (n = 0; n < (force || nontx ? 3 : 6); n++)
 		for (j = 1; j <= 4; j++)
 			for (ck = 0; ck <= 1; ck++) {
 				gen_stmts(ss, 6 + rnd(10));
-				ops = trial(ss, NULL, 0, 0, j, ck, 0, H_REFUSED,
-				    0);
-				for (k = 1; k <= ops + 1; k++)
-					for (h = 0; h < H_NHOW; h++, trials++)
-						(void)trial(ss, NULL, 0, 0, j,
-						    ck, k, h, 0);
+				if (!nontx)
+					trials += every_point(ss, NULL, 0, j,
+					    ck);
 				ntab = 1 + rnd(3);
 				gen(s, ntab, 4);
-				ops = trial(NULL, s, ntab, 2, j, ck, 0,
-				    H_REFUSED, 0);
-				for (k = 1; k <= ops + 1; k++)
-					for (h = 0; h < H_NHOW; h++, trials++)
-						(void)trial(NULL, s, ntab, 2,
-						    j, ck, k, h, 0);
+				if (!force)
+					trials += every_point(NULL, s, ntab, j,
+					    ck);
 			}
 	print_message("# %d trials\n", trials);
+	opt_force = opt_nontx = 0;
+	ftab_init();
 	free(ss);
 	free(s);
+}
+
+static void
+test_engine_exhaustive(void **state)
+{
+	(void)state;
+	exhaustive(0, 0);
+}
+
+static void
+test_engine_force(void **state)
+{
+	(void)state;
+	exhaustive(1, 0);
+}
+
+static void
+test_engine_nontx(void **state)
+{
+	(void)state;
+	exhaustive(0, 1);
 }
 
 /* Large streams, random failure points, failing again on resume. */
@@ -1458,6 +1587,8 @@ main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_commit_in_doubt),
 		cmocka_unit_test(test_engine_exhaustive),
+		cmocka_unit_test(test_engine_force),
+		cmocka_unit_test(test_engine_nontx),
 		cmocka_unit_test(test_engine_random),
 	};
 
