@@ -25,6 +25,7 @@
 #include "frame.h"
 #include "progress.h"
 #include "sqlvalue.h"
+#include "charset.h"
 #include "json2rows.h"
 
 #define READ_CHUNK	((size_t)64 << 10)
@@ -366,6 +367,41 @@ do_table(struct j2r *st, json_t *j)
 
 /* Rows. */
 
+/*
+ * Non-ASCII text p (len bytes of UTF-8) for col, whose character set is
+ * not UTF-8: with --convert, in that set's bytes (charset.h), appended
+ * to the open ROWS payload; refused otherwise, or where it has no byte.
+ */
+static int
+put_converted(struct j2r *st, struct jt *tb, const struct rp_column *col,
+    const char *p, size_t len)
+{
+	const char	*cs;
+	uint32_t	 cp;
+
+	(void)sqlval_charset_class(col->charsetnr, &cs);
+	if (!st->o->convert)
+		return fail(st, "%s.%s: %s: non-ASCII text for a column not "
+		    "in UTF-8 (%s): give its bytes as {\"base64\":\"...\"}%s",
+		    tb->t->schema, tb->t->name, col->name, cs,
+		    cs_convertible(cs) ? ", or --convert to convert it from "
+		    "UTF-8" : "");
+	if (!cs_convertible(cs))
+		return fail(st, "%s.%s: %s: non-ASCII text for a column in %s, "
+		    "which --convert does not know (latin1 and ascii only): "
+		    "give its bytes as {\"base64\":\"...\"}", tb->t->schema,
+		    tb->t->name, col->name, cs);
+	if (cs_from_utf8(cs, p, len, &st->bytes, &cp) == -1) {
+		if (st->bytes.err)
+			return fail(st, "%s", strerror(ENOMEM));
+		return fail(st, "%s.%s: %s: U+%04" PRIX32 " has no byte in "
+		    "%s (--convert): give its bytes as {\"base64\":\"...\"}",
+		    tb->t->schema, tb->t->name, col->name, cp, cs);
+	}
+	enc_val(st->rb, st->bytes.p, st->bytes.len);
+	return 0;
+}
+
 /* Append column c's value v to the open ROWS payload. */
 static int
 put_value(struct j2r *st, struct jt *tb, size_t c, json_t *v)
@@ -407,10 +443,7 @@ put_value(struct j2r *st, struct jt *tb, size_t c, json_t *v)
 	if (tb->checks[c] == CK_ASCII)
 		for (i = 0; i < len; i++)
 			if ((unsigned char)p[i] >= 0x80)
-				return fail(st, "%s.%s: %s: non-ASCII text for "
-				    "a column not in UTF-8 (give its bytes as "
-				    "{\"base64\":\"...\"})", tb->t->schema,
-				    tb->t->name, col->name);
+				return put_converted(st, tb, col, p, len);
 	enc_val(st->rb, p, len);
 	return 0;
 }

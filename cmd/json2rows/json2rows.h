@@ -9,6 +9,7 @@ struct j2r_opts {
 	const char	*name;		/* the input's name for messages, or NULL */
 	int		 progress;	/* 1, 0, -1: if stderr is a terminal */
 	int		 force;		/* frames even to a terminal */
+	int		 convert;	/* UTF-8 text to latin1 and ascii columns' bytes */
 };
 
 /*

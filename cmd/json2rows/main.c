@@ -14,6 +14,8 @@
 
 #define F(m)	OPT_FIELD(struct j2r_opts, m)
 static const struct opt options[] = {
+	OPT_FLAG(0, "convert", F(convert), 1, "convert UTF-8 text for latin1 "
+	    "and ascii columns into their bytes"),
 	OPT_FLAG('f', "force", F(force), 1, "write frames even to a terminal"),
 	OPT_PROGRESS(F(progress)),
 	OPT_TABLE_END
@@ -25,8 +27,8 @@ main(int argc, char *argv[])
 	static struct j2r_opts o = { .progress = -1 };
 	static const struct opt_prog prog = {
 		.name = "json2rows",
-		.usage = "usage: json2rows [-f] [--progress | --no-progress] "
-		    "[file]\n",
+		.usage = "usage: json2rows [--convert] [-f] [--progress | "
+		    "--no-progress] [file]\n",
 		.about = "Read rows2json's JSON Lines back into a rowpipe-stream(5) "
 		    "stream.",
 		.version = "json2rows " ROWPIPE_VERSION,
