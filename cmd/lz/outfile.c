@@ -35,13 +35,28 @@ static const int	 sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGQUIT };
 
 /* The temporary file, for on_signal(); NULL when there is none. */
 static const char *volatile cleanup_path;
+/* "lz: FILE: not written (", for on_signal(); "" until create_temp(). */
+static char	 sig_msg[PATH_MAX + 64];
 
-/* Remove the temporary file, then die of the signal as if not caught. */
+/*
+ * Remove the temporary file, say that FILE was not written (a Ctrl-C of
+ * the pipeline on a terminal showed nothing), then die of the signal as
+ * if not caught.  Only async-signal-safe calls.
+ */
 static void
 on_signal(int sig)
 {
+	const char	*why = sig == SIGINT ? "interrupted" : sig == SIGTERM ?
+	    "terminated" : sig == SIGHUP ? "hangup" : "quit";
+	int		 e = errno;
+
 	if (cleanup_path != NULL)
 		unlink(cleanup_path);
+	if (sig_msg[0] != '\0' && write(STDERR_FILENO, sig_msg,
+	    strlen(sig_msg)) > 0 && write(STDERR_FILENO, why,
+	    strlen(why)) > 0)
+		(void)write(STDERR_FILENO, ")\n", 2);
+	errno = e;
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -115,6 +130,8 @@ create_temp(struct lz_outfile *of, const struct stat *old)
 	size_t	 i;
 
 	of->replace = old != NULL;
+	snprintf(sig_msg, sizeof(sig_msg), "%s: %s: not written (",
+	    getprogname(), of->path);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		if (signal(sigs[i], on_signal) == SIG_IGN)
 			signal(sigs[i], SIG_IGN);	/* nohup stays nohup */
@@ -158,7 +175,6 @@ link_unnamed(struct lz_outfile *of)
 		    AT_SYMLINK_FOLLOW);
 	temp_name(of);
 	x = of->tmp + strlen(of->tmp) - 6;
-	block_signals(SIG_BLOCK);
 	for (i = 0; i < 100 && rc == -1; i++) {
 		snprintf(x, 7, "%06" PRIx32, arc4random() & 0xffffff);
 		if ((rc = linkat(AT_FDCWD, of->proc, AT_FDCWD, of->tmp,
@@ -174,7 +190,6 @@ link_unnamed(struct lz_outfile *of)
 		}
 		cleanup_path = NULL;
 	}
-	block_signals(SIG_UNBLOCK);
 	free(of->tmp);
 	of->tmp = NULL;
 	return rc;
@@ -238,6 +253,8 @@ lz_outfile_commit(struct lz_outfile *of)
 	}
 	if (fsync(of->fd) == -1)
 		goto fail;
+	/* named and no longer "not written" at once, for on_signal() */
+	block_signals(SIG_BLOCK);
 	if (of->unnamed) {
 		/* linked while open: /proc/self/fd names it until close */
 		if (link_unnamed(of) == -1)
@@ -254,6 +271,8 @@ lz_outfile_commit(struct lz_outfile *of)
 			goto fail;
 	}
 	cleanup_path = NULL;
+	sig_msg[0] = '\0';
+	block_signals(SIG_UNBLOCK);
 	free(of->tmp);
 	free(of->target);
 	of->tmp = of->target = NULL;
@@ -261,6 +280,7 @@ lz_outfile_commit(struct lz_outfile *of)
 fail:
 	e = errno;
 	lz_outfile_abort(of);
+	block_signals(SIG_UNBLOCK);
 	errno = e;
 	return -1;
 }

@@ -65,7 +65,7 @@ if (nofd true) 2>/dev/null; then
 	is "$? $(cat err)" "0 " "no /proc/self/fd: lz -o new.lz4: exit 0"
 	is "$(lz -d <new.lz4 | cksum)" "$(cksum <text)" "no /proc/self/fd: complete"
 	only "new.lz4 " "no /proc/self/fd: no other file"
-	nofd "$RP_BIN/lz" -o hid.lz4 <in &
+	nofd "$RP_BIN/lz" -o hid.lz4 <in 2>err &
 	pid=$!
 	hidden() { ls -A | grep -q '^\.hid\.lz4\.'; }
 	wait_for hidden
@@ -73,8 +73,9 @@ if (nofd true) 2>/dev/null; then
 	kill -TERM $pid
 	wait $pid 2>/dev/null
 	only "new.lz4 " "no /proc/self/fd: SIGTERM removes it"
+	is "$(cat err)" "lz: hid.lz4: not written (terminated)" "no /proc/self/fd: and says so"
 else
-	skip 5 "unshare -m: no mount namespace here"
+	skip 6 "unshare -m: no mount namespace here"
 fi
 exec 3>&-
 done_testing
