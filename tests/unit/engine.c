@@ -995,6 +995,8 @@ struct run {
 	struct sx_opts	 o;
 	char		*out;		/* what it printed (the resume line) */
 	int		 ok;		/* it got to the end */
+	FILE		*err;		/* its stderr, while it runs */
+	int		 saved;		/* the test's stderr */
 };
 
 static void
@@ -1042,37 +1044,34 @@ run_start(struct run *r, const struct sx_opts *from, int jobs, int ck,
 	pthread_cond_init(&r->x.cv_space, NULL);
 	pthread_cond_init(&r->x.cv_commit, NULL);
 	F.x = &r->x;
+	/* what the run says (nontx.c's notes, the resume line): r->out */
+	assert_non_null(r->err = tmpfile());
+	fflush(stderr);
+	r->saved = dup(STDERR_FILENO);
+	dup2(fileno(r->err), STDERR_FILENO);
 	assert_int_equal(sx_start_workers(&r->x), 0);
 }
 
-/* The end of a run: workers joined, the resume line captured. */
+/* The end of a run: workers joined, what it said (and the resume line). */
 static void
 run_end(struct run *r, int ok)
 {
-	FILE	*f;
 	long	 len;
-	int	 saved;
 
 	if (ok && sx_drain(&r->x) == -1)
 		ok = 0;
 	sx_join_workers(&r->x);
 	r->ok = ok && !r->x.stop;
-	r->out = NULL;
-	if (r->ok)
-		return;
-	assert_non_null(f = tmpfile());
+	if (!r->ok)
+		sx_print_resume(&r->x);
 	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	dup2(fileno(f), STDERR_FILENO);
-	sx_print_resume(&r->x);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	len = ftell(f);
-	rewind(f);
+	dup2(r->saved, STDERR_FILENO);
+	close(r->saved);
+	len = ftell(r->err);
+	rewind(r->err);
 	assert_non_null(r->out = calloc(1, len + 1));
-	assert_int_equal(fread(r->out, 1, len, f), (size_t)len);
-	fclose(f);
+	assert_int_equal(fread(r->out, 1, len, r->err), (size_t)len);
+	fclose(r->err);
 }
 
 static void
@@ -1556,6 +1555,7 @@ test_engine_random(void **state)
 	int		 n, j, ck, ntab;
 
 	(void)state;
+	opt_force = opt_nontx = 0;	/* also after a test that failed */
 	ftab_init();
 	assert_non_null(ss);
 	assert_non_null(s);
