@@ -5,46 +5,52 @@
 # sqlexec from the stream, to the same SHOW CREATE USER and SHOW GRANTS;
 # an account the target has keeps its password; -A leaves them out by
 # default and says so, and names the system databases it always skips
-# (mysql, sys) with the -B that dumps them (before, silently).
+# (mysql, sys) with the -B that dumps them (before, silently).  Its
+# accounts are its own (t1096_*), on a source server of its own.
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
+# The source is a server of its own too: --users dumps every account of
+# a server, and those of tests running beside this one (t1103) name
+# databases this dump does not hold, so their grants failed the restore.
+server_own SRC
+RP_SOCK=$SRC_SOCK	# sql, CONN and fresh_db (tests/lib.sh) use it
 server_own DST
 B="--no-defaults -uroot -S $DST_SOCK"
 dsql() { mariadb $B --batch --skip-column-names "$@"; }
 
-DB=t1090_db
+DB=t1096_db
 fresh_db $DB
 sql <<SQL || exit 1
-DROP USER IF EXISTS t1090_app@'%', t1090_ro@'10.0.0.%', t1090_locked@localhost;
-DROP ROLE IF EXISTS t1090_reader;
-DROP ROLE IF EXISTS t1090_writer;
-DROP ROLE IF EXISTS t1090_all;
+DROP USER IF EXISTS t1096_app@'%', t1096_ro@'10.0.0.%', t1096_locked@localhost;
+DROP ROLE IF EXISTS t1096_reader;
+DROP ROLE IF EXISTS t1096_writer;
+DROP ROLE IF EXISTS t1096_all;
 CREATE TABLE $DB.t (i int, j int);
 CREATE FUNCTION $DB.f() RETURNS int DETERMINISTIC RETURN 1;
-CREATE USER t1090_app@'%' IDENTIFIED BY 'pw1';
-CREATE USER t1090_ro@'10.0.0.%' IDENTIFIED BY 'pw2' WITH MAX_QUERIES_PER_HOUR 10;
-CREATE USER t1090_locked@localhost ACCOUNT LOCK;
-CREATE ROLE t1090_reader;
-CREATE ROLE t1090_writer WITH ADMIN t1090_app@'%';
-CREATE ROLE t1090_all WITH ADMIN t1090_reader;
-GRANT SELECT ON $DB.* TO t1090_reader;
-GRANT INSERT, UPDATE (j) ON $DB.t TO t1090_writer;
-GRANT SELECT (i) ON $DB.t TO t1090_all;
-GRANT t1090_reader TO t1090_ro@'10.0.0.%';
-SET DEFAULT ROLE t1090_reader FOR t1090_ro@'10.0.0.%';
-GRANT ALL ON $DB.* TO t1090_app@'%' WITH GRANT OPTION;
-GRANT EXECUTE ON FUNCTION $DB.f TO t1090_ro@'10.0.0.%';
-GRANT PROXY ON t1090_locked@localhost TO t1090_app@'%';
+CREATE USER t1096_app@'%' IDENTIFIED BY 'pw1';
+CREATE USER t1096_ro@'10.0.0.%' IDENTIFIED BY 'pw2' WITH MAX_QUERIES_PER_HOUR 10;
+CREATE USER t1096_locked@localhost ACCOUNT LOCK;
+CREATE ROLE t1096_reader;
+CREATE ROLE t1096_writer WITH ADMIN t1096_app@'%';
+CREATE ROLE t1096_all WITH ADMIN t1096_reader;
+GRANT SELECT ON $DB.* TO t1096_reader;
+GRANT INSERT, UPDATE (j) ON $DB.t TO t1096_writer;
+GRANT SELECT (i) ON $DB.t TO t1096_all;
+GRANT t1096_reader TO t1096_ro@'10.0.0.%';
+SET DEFAULT ROLE t1096_reader FOR t1096_ro@'10.0.0.%';
+GRANT ALL ON $DB.* TO t1096_app@'%' WITH GRANT OPTION;
+GRANT EXECUTE ON FUNCTION $DB.f TO t1096_ro@'10.0.0.%';
+GRANT PROXY ON t1096_locked@localhost TO t1096_app@'%';
 SQL
-accounts="t1090_app@'%' t1090_ro@'10.0.0.%' t1090_locked@localhost"
-roles="t1090_reader t1090_writer t1090_all"
+accounts="t1096_app@'%' t1096_ro@'10.0.0.%' t1096_locked@localhost"
+roles="t1096_reader t1096_writer t1096_all"
 # What the server says about our accounts, on server $1 (src or dst).
 describe() {
 	q=
 	for a in $accounts; do q="$q SHOW CREATE USER $a; SHOW GRANTS FOR $a;"; done
 	for r in $roles; do q="$q SHOW GRANTS FOR $r;"; done
-	q="$q SELECT Role, User, Host, Admin_option FROM mysql.roles_mapping WHERE Role LIKE 't1090%' ORDER BY 1, 2, 3;"
+	q="$q SELECT Role, User, Host, Admin_option FROM mysql.roles_mapping WHERE Role LIKE 't1096%' ORDER BY 1, 2, 3;"
 	if [ "$1" = src ]; then sql -e "$q"; else dsql -e "$q"; fi
 }
 describe src >src.txt || exit 1
@@ -53,9 +59,9 @@ describe src >src.txt || exit 1
 dbsnap $(CONN) -R --users -B $DB >all.rp 2>err
 is "$?" 0 "--users -R -B db: exit 0"
 framecat <all.rp >all.txt
-is "$(grep -c "^OBJECT	user		\`t1090_" all.txt)" 3 "... our three users"
-is "$(grep -c "^OBJECT	role		\`t1090_" all.txt)" 3 "... our three roles"
-like "$(grep "^OBJECT	grant		\`t1090_app\`@\`%\`	GRANT \`t1090_writer\`" all.txt)" \
+is "$(grep -c "^OBJECT	user		\`t1096_" all.txt)" 3 "... our three users"
+is "$(grep -c "^OBJECT	role		\`t1096_" all.txt)" 3 "... our three roles"
+like "$(grep "^OBJECT	grant		\`t1096_app\`@\`%\`	GRANT \`t1096_writer\`" all.txt)" \
     "WITH ADMIN OPTION" "... a role's admin, as a grant with ADMIN OPTION"
 # Grants of privileges after every object they may name; grants of
 # roles (GRANT `role` TO, SET DEFAULT ROLE) with the accounts, before.
@@ -85,10 +91,10 @@ is_file dst.txt src.txt "... the same accounts, roles, admins and grants"
 # go first: one that exists, administered by another account, cannot be
 # granted by the restore).
 for r in $roles; do dsql -e "DROP ROLE $r"; done
-dsql -e "ALTER USER t1090_app@'%' IDENTIFIED BY 'other'"
+dsql -e "ALTER USER t1096_app@'%' IDENTIFIED BY 'other'"
 rows2sql <all.rp | sqlsplit | sqlexec $B 2>err
 is "$?" 0 "over existing accounts: exit 0"
-mariadb --no-defaults -ut1090_app -pother -h 127.0.0.1 -P "$(dsql -e 'SELECT @@port')" \
+mariadb --no-defaults -ut1096_app -pother -h 127.0.0.1 -P "$(dsql -e 'SELECT @@port')" \
     -e "SELECT 1" >/dev/null 2>&1
 is "$?" 0 "... an existing account keeps its password"
 is "$(dsql -e "SELECT COUNT(*) FROM mysql.user WHERE user = 'rowpipe_import_role'")" 0 \
@@ -122,6 +128,6 @@ dbsnap $(CONN) --users >u.rp 2>/dev/null
 is "$?" 0 "--users alone: exit 0"
 is "$(framecat <u.rp | grep -c '^OBJECT	\(database\|table\)')" 0 "... no databases"
 
-sql -e "DROP USER t1090_app@'%', t1090_ro@'10.0.0.%', t1090_locked@localhost;
-    DROP ROLE t1090_reader; DROP ROLE t1090_writer; DROP ROLE t1090_all"
+sql -e "DROP USER t1096_app@'%', t1096_ro@'10.0.0.%', t1096_locked@localhost;
+    DROP ROLE t1096_reader; DROP ROLE t1096_writer; DROP ROLE t1096_all"
 done_testing

@@ -8,11 +8,16 @@
 # need the helper role) come with the accounts before any row, so the
 # helper role is gone before anything else can fail; the restore's error
 # names the GRANT PROXY; --skip-proxy-grants leaves them out (named in
-# the left-out line) and the restore completes.  Source: tests/run's
-# server; target: a fresh server of the test's own.
+# the left-out line) and the restore completes.  Source and target:
+# fresh servers of the test's own.
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
+# The source is a server of its own too: --users dumps every account of
+# a server, and those of tests running beside this one (t1096) name
+# databases this dump does not hold, so their grants failed the restore.
+server_own SRC
+RP_SOCK=$SRC_SOCK	# sql, CONN and fresh_db (tests/lib.sh) use it
 server_own DST
 dsql() { mariadb --no-defaults -uroot -S "$DST_SOCK" --batch --skip-column-names "$@"; }
 ADM="--no-defaults -ut1103_adm -S $DST_SOCK"
