@@ -21,7 +21,9 @@
  * transactional tables (InnoDB); a write to MyISAM or Aria is done when
  * its statement runs, whatever happens to the transaction.
  *
- * GET_LOCK() on connection 1 keeps two runs from sharing one checkpoint.
+ * GET_LOCK() on connection 1 keeps two runs from sharing one checkpoint;
+ * a lock on each other connection lets a resume wait until every
+ * connection of a killed run has ended on the server.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -163,30 +165,146 @@ ckpt_read(struct sx *x, MYSQL *m, int *done, uint64_t *pos, uint64_t *hash,
 	return found;
 }
 
-/* GET_LOCK for this checkpoint on m: 0, or -1 (recorded). */
+/* One user lock's value (GET_LOCK, IS_USED_LOCK) of query q on m. */
+static int
+lock_query(struct sx *x, MYSQL *m, const char *q, char *val, size_t vlen)
+{
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+
+	if (mysql_query(m, q) != 0 || (res = mysql_store_result(m)) == NULL)
+		return ckpt_fail(x, m, 0, "GET_LOCK");
+	row = mysql_fetch_row(res);
+	snprintf(val, vlen, "%s", row != NULL && row[0] != NULL ? row[0] : "");
+	mysql_free_result(res);
+	return 0;
+}
+
+/*
+ * The user lock of connection k (1-based) of a run on this checkpoint:
+ * "rowpipe-checkpoint-H" for k 1, "rowpipe-checkpoint-H-k" for the
+ * others (a name is at most 64 characters: H is a hash of the name).
+ */
+static void
+lock_name(char *b, size_t len, uint64_t h, int k)
+{
+	if (k == 1)
+		snprintf(b, len, "rowpipe-checkpoint-%016" PRIx64, h);
+	else
+		snprintf(b, len, "rowpipe-checkpoint-%016" PRIx64 "-%d", h, k);
+}
+
+/*
+ * Wait until no connection of an earlier run holds its lock k (2 to the
+ * most -j), then take ours: a run that was killed (kill -9 of sqlexec)
+ * leaves statements running on the server, and a COMMIT that reached the
+ * server goes on and writes the checkpoint row; only once the server has
+ * ended each of those connections (rolled back what was not committed)
+ * is the row the whole truth, and are their row locks gone (else the
+ * resume's units wait on them, or deadlock).  0, or -1 (recorded).
+ */
+static int
+ckpt_lock_conns(struct sx *x, uint64_t h)
+{
+	struct buf	 q = BUF_INIT, ids = BUF_INIT;
+	MYSQL_RES	*res;
+	MYSQL_ROW	 row;
+	char		 name[64], cmd[128], val[32];
+	unsigned	 i, n;
+	int		 k, first, said = 0, rc = -1;
+
+	buf_adds(&q, "SELECT ");
+	for (k = 2; k <= SX_MAX_CONN; k++) {
+		lock_name(name, sizeof(name), h, k);
+		buf_addf(&q, "%sIS_USED_LOCK('%s')", k > 2 ? ", " : "", name);
+	}
+	if (q.err)
+		goto oom;
+	for (;;) {
+		if (mysql_real_query(x->conn[0], q.p, q.len) != 0 ||
+		    (res = mysql_store_result(x->conn[0])) == NULL) {
+			ckpt_fail(x, x->conn[0], 0, "IS_USED_LOCK");
+			goto out;
+		}
+		buf_reset(&ids);
+		first = 0;
+		n = mysql_num_fields(res);
+		if ((row = mysql_fetch_row(res)) != NULL)
+			for (i = 0; i < n; i++) {
+				if (row[i] == NULL)
+					continue;
+				buf_addf(&ids, "%s%s", ids.len ? ", " : "",
+				    row[i]);
+				if (first == 0)
+					first = (int)i + 2;
+			}
+		mysql_free_result(res);
+		if (ids.err)
+			goto oom;
+		if (first == 0)
+			break;
+		if (said++ % 12 == 0)
+			sx_report(x, "checkpoint %s: waiting for connection %s "
+			    "of an earlier run of it to end on the server (a "
+			    "statement of that run still runs or rolls back; "
+			    "KILL it to end it sooner)", x->o->checkpoint,
+			    ids.p);
+		/* wait for it on the server, then let it go again */
+		lock_name(name, sizeof(name), h, first);
+		snprintf(cmd, sizeof(cmd), "SELECT GET_LOCK('%s', 5)", name);
+		if (lock_query(x, x->conn[0], cmd, val, sizeof(val)) == -1)
+			goto out;
+		snprintf(cmd, sizeof(cmd), "SELECT RELEASE_LOCK('%s')", name);
+		if (strcmp(val, "1") == 0 &&
+		    lock_query(x, x->conn[0], cmd, val, sizeof(val)) == -1)
+			goto out;
+	}
+	/* nobody takes them now: a new run needs lock 1 first */
+	for (k = 2; k <= x->nconn; k++) {
+		lock_name(name, sizeof(name), h, k);
+		snprintf(cmd, sizeof(cmd), "SELECT GET_LOCK('%s', 5)", name);
+		if (lock_query(x, x->conn[k - 1], cmd, val, sizeof(val)) == -1)
+			goto out;
+		if (strcmp(val, "1") != 0) {
+			sx_set_error(x, 0, "checkpoint %s: in use by another "
+			    "sqlexec", x->o->checkpoint);
+			x->no_resume = 1;
+			goto out;
+		}
+	}
+	rc = 0;
+	goto out;
+oom:
+	sx_set_error(x, 0, "checkpoint %s: out of memory", x->o->checkpoint);
+out:
+	buf_release(&q);
+	buf_release(&ids);
+	return rc;
+}
+
+/*
+ * The run's locks on this checkpoint: lock 1 on connection 1 keeps two
+ * runs from sharing it, and each connection's lock says when the last of
+ * a killed run's connections has ended (ckpt_lock_conns()).  0, or -1
+ * (recorded).
+ */
 static int
 ckpt_lock(struct sx *x, MYSQL *m)
 {
-	char		 q[128];
-	MYSQL_RES	*res;
-	MYSQL_ROW	 row;
-	int		 got = 0;
+	char		 name[64], q[128], val[32];
+	uint64_t	 h;
 
 	/*
-	 * Lock names are at most 64 characters: a hash of the name.  Wait a
-	 * little: the server releases a killed run's lock when it sees its
-	 * connection close, after the statement running then.
+	 * Wait a little: the server releases a killed run's lock when it
+	 * sees its connection close, after the statement running then.
 	 */
-	snprintf(q, sizeof(q), "SELECT GET_LOCK('rowpipe-checkpoint-%016" PRIx64
-	    "', 2)", (uint64_t)XXH3_64bits(x->o->checkpoint,
-	    strlen(x->o->checkpoint)));
-	if (mysql_query(m, q) != 0 || (res = mysql_store_result(m)) == NULL)
-		return ckpt_fail(x, m, 0, "GET_LOCK");
-	if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
-		got = strcmp(row[0], "1") == 0;
-	mysql_free_result(res);
-	if (got)
-		return 0;
+	h = (uint64_t)XXH3_64bits(x->o->checkpoint, strlen(x->o->checkpoint));
+	lock_name(name, sizeof(name), h, 1);
+	snprintf(q, sizeof(q), "SELECT GET_LOCK('%s', 2)", name);
+	if (lock_query(x, m, q, val, sizeof(val)) == -1)
+		return -1;
+	if (strcmp(val, "1") == 0)
+		return ckpt_lock_conns(x, h);
 	sx_set_error(x, 0, "checkpoint %s: in use by another sqlexec, or by a "
 	    "statement of an earlier run still running on the server",
 	    x->o->checkpoint);

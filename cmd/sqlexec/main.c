@@ -84,7 +84,7 @@ static const struct opt options[] = {
 	    "report a failed statement and go on"),
 	OPT_FUNC(0, "input", "FILE", add_input, 0,
 	    "read FILE (repeatable: the parts of one plan)"),
-	OPT_NUM('j', "jobs", "N", F(jobs), 1, 256, "use N connections"),
+	OPT_NUM('j', "jobs", "N", F(jobs), 1, SX_MAX_CONN, "use N connections"),
 	OPT_FLAG(0, "keep-checks", F(keep_checks), 1,
 	    "leave foreign_key_checks and unique_checks on"),
 	OPT_FLAG(0, "no-binlog", F(no_binlog), 1,

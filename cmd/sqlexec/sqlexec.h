@@ -185,6 +185,8 @@ struct sx_intr;
 struct sx_exec;
 struct sx_point;
 
+#define SX_MAX_CONN	256	/* -j at most */
+
 struct sx {
 	const struct sx_opts *o;
 	MYSQL		**conn;		/* o->jobs connections */

@@ -172,6 +172,39 @@ wait $pid
 is $? 0 "the first run completes"
 sql -e "DELETE FROM $CK"
 
+# A connection of an earlier run that the server has not ended yet (kill
+# -9 of sqlexec leaves a statement running, or a COMMIT that reached the
+# server, which writes the checkpoint row): it holds its connection's
+# lock on the checkpoint, as each connection of a run does (here a client
+# holds lock 2 as such a connection would).  A run on the checkpoint
+# waits for it, naming its id, and begins only once it has ended: the
+# row is then the whole truth, and the killed run's row locks are gone.
+h=$(printf %s "$CK" | xxhsum -H3 | sed 's/.* = //')
+lock2="rowpipe-checkpoint-$h-2"
+sql -e "SELECT GET_LOCK('$lock2', 0); SELECT SLEEP(60)" >/dev/null 2>&1 &
+holder=$!
+held() { [ -n "$(sql -e "SELECT IS_USED_LOCK('$lock2')" | grep -v NULL)" ]; }
+wait_for held
+id=$(sql -e "SELECT IS_USED_LOCK('$lock2')")
+sql -e "DROP DATABASE IF EXISTS t4130_d"
+sqlexec $C -j 2 --checkpoint $CK <d.rp 2>err &
+pid=$!
+said() { grep -q "waiting for connection" err; }
+wait_for said
+like "$(cat err)" "^sqlexec: checkpoint $CK: waiting for connection $id of an earlier run of it to end on the server \\(a statement of that run still runs or rolls back; KILL it to end it sooner\\)$" \
+    "a run waits for a connection of an earlier one, naming it"
+is "$(sql -e "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 't4130_d'")" 0 \
+    "nothing of the input ran meanwhile"
+sql -e "KILL $id"
+wait $holder 2>/dev/null
+running_sleep
+kill_sleep
+wait $pid
+is $? 0 "once it has ended, the run goes on and completes"
+is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM t4130_d.t")" "1,2" \
+    "every row once"
+sql -e "DELETE FROM $CK"
+
 # Killed while a DDL runs: the checkpoint names it as pending, --resume
 # says how to go on instead of guessing, and either token continues.
 sqlexec $C --checkpoint $CK <d.rp 2>/dev/null &
