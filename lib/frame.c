@@ -258,6 +258,26 @@ rd_fill(struct frame_reader *r, size_t need)
 	return 1;
 }
 
+int
+frame_reader_take(struct frame_reader *r, void **p, size_t *cap)
+{
+	size_t	 left = r->end - r->start;
+	size_t	 ncap = left > READ_CHUNK ? left : READ_CHUNK;
+	uint8_t	*nb;
+
+	if ((nb = malloc(ncap)) == NULL)
+		return -1;
+	memcpy(nb, r->buf + r->start, left);
+	*p = r->buf;
+	*cap = r->cap;
+	r->buf = nb;
+	r->cap = ncap;
+	r->base += r->start;
+	r->end = left;
+	r->start = 0;
+	return 0;
+}
+
 const char *
 frame_sniff_magic(const void *vp, size_t n)
 {

@@ -215,6 +215,15 @@ const char		*frame_sniff_magic(const void *, size_t n);
 enum frame_status	 frame_read(struct frame_reader *, struct frame *);
 const char		*frame_reader_errstr(const struct frame_reader *);
 /*
+ * Hand the buffer that holds the frame frame_read() returned last to the
+ * caller: *p (free(3) it; the frame's view stays valid in it) and *cap,
+ * its size; the reader goes on in a buffer of its own, with the bytes it
+ * had read past that frame.  For a large frame kept past the next read
+ * without a copy of it.  0, or -1 with errno ENOMEM (nothing changed).
+ */
+int			 frame_reader_take(struct frame_reader *, void **p,
+			    size_t *cap);
+/*
  * Format an error about frame f (NULL: none) into buf: "frame N at
  * offset O: " and then fmt.  For programs that keep one error line in
  * their state.  Returns -1, so that `return frame_verrf(...)` fails.

@@ -250,6 +250,8 @@ literal(struct sqltok_lexer *lx, struct sqltok *t, struct sqllit_insert *s,
 			return -1;
 	}
 	v->off = s->bytes.len;
+	if (s->max_lit > 0 && t->len > s->max_lit)
+		return -1;
 	if ((r = bytes_lit(&s->bytes, t)) != 0) {
 		if (r == -1 || neg)
 			return -1;
@@ -274,7 +276,10 @@ literal(struct sqltok_lexer *lx, struct sqltok *t, struct sqllit_insert *s,
 		/* an introducer: _cs 'text' or _cs 0x.. */
 		v->cs = t->p + 1;
 		v->cslen = t->len - 1;
-		if (sqltok_next(lx, t) == SQLTOK_STRING &&
+		if (sqltok_next(lx, t) != SQLTOK_END && s->max_lit > 0 &&
+		    t->len > s->max_lit)
+			return -1;
+		if (t->kind == SQLTOK_STRING &&
 		    (*t->p == '\'' || *t->p == '"'))
 			unescape(&s->bytes, t, nbe);
 		else if (bytes_lit(&s->bytes, t) != 1)

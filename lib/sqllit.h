@@ -68,6 +68,8 @@ struct sqllit_insert {
 	struct sqllit	*v;
 	size_t		 nv, cap;
 	struct buf	 bytes;		/* unescaped strings, decoded hex */
+	size_t		 max_lit;	/* 0, or: a literal's text longer makes
+					   sqllit_cut() 0 before copying it */
 };
 
 /*

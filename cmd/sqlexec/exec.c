@@ -244,6 +244,9 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 			return rc == -1 ? -1 : st_barrier(d, s, ST_BARRIER, "");
 		if (d->o->dry_run)
 			st_plan_line(s, "parallel", why);
+		/* a large one is a unit of its own, not copied (stmts.h) */
+		if (st_large(d, s))
+			st_unit_close(d);
 		if (st_unit_add(d, s) == -1) {
 			sx_set_error(d->x, s->no, "%s", strerror(errno));
 			return -1;
@@ -325,6 +328,7 @@ frame(void *st, const struct frame *f, int *input_err)
 {
 	struct dispatch	*d = st;
 	struct rp_stmt	 s;
+	int		 rc;
 
 	if (f->type != FT_STMT) {
 		fprintf(stderr, "%s: frame %" PRIu64 " at offset %" PRIu64
@@ -345,7 +349,10 @@ frame(void *st, const struct frame *f, int *input_err)
 		sx_set_error(d->x, s.no, "rename: %s", strerror(errno));
 		return -1;
 	}
-	return dispatch(d, &s);
+	d->f = f;
+	rc = dispatch(d, &s);
+	d->f = NULL;
+	return rc;
 }
 
 /*

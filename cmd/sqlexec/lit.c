@@ -590,6 +590,12 @@ sx_lit_unit(struct sx *x, int c, struct sx_unit *u, uint64_t *rowsp,
 	if (u->bulk || session(l, m) == -1)
 		return 1;
 	mode = (l->nbe ? SQLTOK_NBE : 0) | (l->ansiq ? SQLTOK_ANSIQ : 0);
+	/*
+	 * A literal of more text than this holds more than batch_cap
+	 * bytes (at most two bytes of text a byte: an escape, two hex
+	 * digits), which exec_stmt() sends as text: not cut, not copied.
+	 */
+	l->s.max_lit = 2 * x->batch_cap + 3;
 	/* worth it only if a statement can go so (cutting is cheap) */
 	for (k = 0; k < u->n; k++)
 		if (sqllit_cut(&l->s, u->text.p + u->st[k].off,

@@ -68,6 +68,7 @@ run_setup(struct run *R)
 		warn("frame reader");
 		return -1;
 	}
+	x->rd = R->r;
 	if (R->o.dry_run)
 		return 0;
 	if (sx_connect(x) == -1)
@@ -158,6 +159,14 @@ run_read(struct run *R)
 
 	for (;;) {
 		pthread_mutex_lock(&x->mu);
+		/*
+		 * With a large unit (sx_push()) on every connection, the
+		 * next frame waits: one large statement or row per
+		 * connection in memory, none read ahead of them.
+		 */
+		while (x->nconn > 0 && x->qlarge >= (size_t)x->nconn &&
+		    !x->stop)
+			pthread_cond_wait(&x->cv_space, &x->mu);
 		stop = x->stop;	/* an error, or an interrupt (intr.c) */
 		pthread_mutex_unlock(&x->mu);
 		if (stop)

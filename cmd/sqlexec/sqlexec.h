@@ -206,6 +206,7 @@ struct sx {
 	struct sx_engine *eng;		/* engines known (nontx.c), dispatcher's */
 	size_t		 neng;
 	const char	*engine;	/* sx_exec_one(): s is not transactional */
+	struct frame_reader *rd;	/* the input's (run.c), dispatcher's */
 
 	pthread_mutex_t	 mu;		/* everything below */
 	pthread_cond_t	 cv_work;	/* queue not empty, closed or stop */

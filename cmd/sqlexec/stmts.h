@@ -32,6 +32,7 @@ struct dispatch {
 	int		 serial;	/* one connection from here on */
 	int		 autocommit_off; /* the input said SET autocommit=0 */
 	int		 use_warned;	/* a USE overrode the database argument */
+	const struct frame *f;		/* the frame being dispatched, or NULL */
 	/* ordered.c: statements ord_first..ord_last in one transaction */
 	uint64_t	 ord_first;	/* 0: none open */
 	uint64_t	 ord_last, ord_hash;	/* and the identity up to it */
@@ -42,8 +43,15 @@ struct dispatch {
 /* stmtunit.c */
 /* Forget the tables written since the last barrier (the bulk rule). */
 void	 st_cool_all(struct dispatch *);
-/* Append parallel statement s to the unit being filled.  0, or -1. */
+/*
+ * Append parallel statement s to the unit being filled.  A large one
+ * (st_large()), which exec.c gives a unit of its own, takes its frame's
+ * buffer from the reader rather than a copy: the frame (d->f) and s's
+ * strings are not valid after.  0, or -1.
+ */
 int	 st_unit_add(struct dispatch *, const struct rp_stmt *s);
+/* Is s large (a unit of its own, one per connection: sx_push())? */
+int	 st_large(const struct dispatch *, const struct rp_stmt *s);
 /* Hand the unit being filled to the workers (--dry-run: its plan). */
 void	 st_unit_close(struct dispatch *);
 /* --dry-run: statement s's line of the plan on stdout. */

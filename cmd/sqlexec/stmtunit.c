@@ -85,6 +85,40 @@ insert_ignore(const struct rp_stmt *s)
 	return 0;
 }
 
+int
+st_large(const struct dispatch *d, const struct rp_stmt *s)
+{
+	return s->len / 2 > d->o->commit_every;
+}
+
+/*
+ * The text of large statement s, the first of unit u, as the frame
+ * reader's buffer it is in, taken (frame_reader_take()) and the text
+ * moved to its start: 1, or 0 where it is not (then it is copied).
+ * After it the frame's bytes before the text are gone.
+ */
+static int
+take_text(struct dispatch *d, struct sx_unit *u, const struct rp_stmt *s)
+{
+	const struct frame *f = d->f;
+	void		*p;
+	size_t		 cap;
+
+	if (u->n != 1 || u->text.p != NULL || f == NULL || d->x->rd == NULL ||
+	    (const uint8_t *)s->text < f->p ||
+	    (const uint8_t *)s->text + s->len >= f->p + f->len ||
+	    frame_reader_take(d->x->rd, &p, &cap) == -1)
+		return 0;
+	/* the frame ends after the text (its tail): room for the NUL */
+	memmove(p, s->text, s->len);
+	((char *)p)[s->len] = '\0';
+	u->text.p = p;
+	u->text.len = s->len;
+	u->text.cap = cap;
+	d->f = NULL;
+	return 1;
+}
+
 /* Append a parallel statement to the unit being filled. */
 int
 st_unit_add(struct dispatch *d, const struct rp_stmt *s)
@@ -115,7 +149,6 @@ st_unit_add(struct dispatch *d, const struct rp_stmt *s)
 		buf_add(&u->text, "\n;\n", 3);
 	st->off = u->text.len;
 	st->len = s->len;
-	buf_add(&u->text, s->text, s->len);
 	mark = u->ctx.len;
 	sx_target(&u->ctx, s);
 	if (check_warm(d, u->ctx.p != NULL ? u->ctx.p + mark : "",
@@ -129,6 +162,9 @@ st_unit_add(struct dispatch *d, const struct rp_stmt *s)
 	}
 	u->end_no = s->no;
 	u->end_hash = d->hash;
+	/* last: taking the text ends s's strings (its table's name...) */
+	if (!st_large(d, s) || !take_text(d, u, s))
+		buf_add(&u->text, s->text, s->len);
 	if (u->text.err || u->ctx.err) {
 		errno = ENOMEM;
 		return -1;

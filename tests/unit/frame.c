@@ -685,6 +685,61 @@ test_writev(void **state)
 	close(fd[1]);
 }
 
+/*
+ * frame_reader_take(): a frame taken stays as it was while the reader
+ * reads on (what it had read past the frame kept), and the stream still
+ * ends with its trailer's totals checked.
+ */
+static void
+test_take(void **state)
+{
+	static const size_t	 sizes[] = { 3 << 20, 10, 5 << 20, 1 };
+	struct frame_writer	*w;
+	struct frame_reader	*r;
+	struct frame		 f;
+	const uint8_t		*view[4];
+	uint8_t			*pay;
+	void			*own[4];
+	size_t			 i, j, n = 5 << 20, cap;
+	int			 fd;
+
+	(void)state;
+	assert_non_null(pay = malloc(n));
+	for (i = 0; i < n; i++)
+		pay[i] = (uint8_t)(i * 131 + (i >> 9));
+	fd = fd_with(NULL, 0);
+	assert_non_null(w = frame_writer_new(fd));
+	write_header(w);
+	for (j = 0; j < 4; j++) {
+		assert_int_equal(frame_write(w, FT_STMT, 0, pay, sizes[j]), 0);
+		assert_int_equal(frame_write(w, FT_STMT, 0, "x", 1), 0);
+	}
+	assert_int_equal(frame_writer_close(w), 0);
+	frame_writer_free(w);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_non_null(r = frame_reader_new(fd, 0));
+	assert_int_equal(frame_read(r, &f), FRAME_OK);	/* header */
+	for (j = 0; j < 4; j++) {
+		assert_int_equal(frame_read(r, &f), FRAME_OK);
+		assert_int_equal(f.len, sizes[j]);
+		assert_int_equal(frame_reader_take(r, &own[j], &cap), 0);
+		assert_true(f.p >= (uint8_t *)own[j] &&
+		    f.p + f.len <= (uint8_t *)own[j] + cap);
+		view[j] = f.p;
+		assert_int_equal(frame_read(r, &f), FRAME_OK);
+		assert_int_equal(f.len, 1);
+		assert_int_equal(*f.p, 'x');
+	}
+	assert_int_equal(frame_read(r, &f), FRAME_DONE);
+	for (j = 0; j < 4; j++) {
+		assert_memory_equal(view[j], pay, sizes[j]);
+		free(own[j]);
+	}
+	frame_reader_free(r);
+	free(pay);
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -704,6 +759,7 @@ main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_stmt_mode),
 		cmocka_unit_test(test_writev),
+		cmocka_unit_test(test_take),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -344,10 +344,49 @@ test_set_kind(void **state)
 	}
 }
 
+/*
+ * max_lit: a literal whose text is longer makes the cut 0 before its
+ * bytes are copied (sqlexec's lit.c: one too large for a bulk execute);
+ * one of that length still cuts, after an introducer too.
+ */
+static void
+test_max_lit(void **state)
+{
+	static const struct {
+		const char	*text;
+		int		 cut;
+	} q[] = {
+		{ "INSERT INTO t VALUES (1,'abcdefgh')", 1 },	/* 10: at the limit */
+		{ "INSERT INTO t VALUES (1,'abcdefghi')", 0 },
+		{ "INSERT INTO t VALUES (1,0x01020304),(2,0x0102030405)", 0 },
+		{ "INSERT INTO t VALUES (1,_binary 'abcdefgh')", 1 },
+		{ "INSERT INTO t VALUES (1,_binary 'abcdefghi')", 0 },
+		{ "INSERT INTO t VALUES (12345678901,'a')", 0 },
+	};
+	struct sqllit_insert s;
+	size_t		 i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.max_lit = 10;
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		if (sqllit_cut(&s, q[i].text, strlen(q[i].text), 0) != q[i].cut)
+			print_message("# %s\n", q[i].text);
+		assert_int_equal(sqllit_cut(&s, q[i].text, strlen(q[i].text),
+		    0), q[i].cut);
+		if (!q[i].cut)
+			assert_true(s.bytes.len <= 10);
+	}
+	s.max_lit = 0;
+	assert_int_equal(sqllit_cut(&s, q[1].text, strlen(q[1].text), 0), 1);
+	sqllit_release(&s);
+}
+
 int
 main(void)
 {
 	return TABLE_RUN("sqllit", rows, test_row,
+	    cmocka_unit_test(test_max_lit),
 	    cmocka_unit_test(test_target),
 	    cmocka_unit_test(test_to_utf8),
 	    cmocka_unit_test(test_quick),
