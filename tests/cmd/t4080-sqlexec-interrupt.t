@@ -127,8 +127,11 @@ exec 3<>in
 sqlexec $C <in 2>err &
 pid=$!
 # SIGINT is sqlexec's (blocked for its watcher, or caught) before it is
-# sent: a sleep here lost the race on a loaded machine (issue 25)
+# sent: a sleep here lost the race on a loaded machine (issue 25).  And
+# the process is sqlexec, not yet the shell's child that becomes it:
+# that one has the shell's handlers, and a SIGINT then ended it (130).
 int_taken() {
+	[ "$(cat /proc/$pid/comm 2>/dev/null)" = sqlexec ] || return 1
 	for m in $(sed -n 's/^Sig\(Blk\|Cgt\):[[:space:]]*//p' /proc/$pid/status); do
 		[ $((0x$m & 2)) -eq 0 ] || return 0
 	done
