@@ -14,6 +14,8 @@
 
 #define F(m)	OPT_FIELD(struct r2j_opts, m)
 static const struct opt options[] = {
+	OPT_FLAG(0, "convert", F(convert), 1, "write latin1 text as UTF-8 "
+	    "strings, for json2rows --convert"),
 	OPT_PROGRESS(F(progress)),
 	OPT_TABLE_END
 };
@@ -24,8 +26,8 @@ main(int argc, char *argv[])
 	static struct r2j_opts o = { .progress = -1 };
 	static const struct opt_prog prog = {
 		.name = "rows2json",
-		.usage = "usage: rows2json [--progress | --no-progress] "
-		    "[file]\n",
+		.usage = "usage: rows2json [--convert] [--progress | "
+		    "--no-progress] [file]\n",
 		.about = "Write a rowpipe-stream(5) stream as JSON Lines, for jq and "
 		    "awk.",
 		.version = "rows2json " ROWPIPE_VERSION,

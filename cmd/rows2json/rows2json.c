@@ -19,6 +19,7 @@
 
 #include <nettle/base64.h>
 
+#include "charset.h"
 #include "frame.h"
 #include "progress.h"
 #include "sqlvalue.h"
@@ -37,6 +38,7 @@
 enum jkind {
 	JK_UTF8,	/* a string if valid UTF-8, else base64 */
 	JK_ASCII,	/* a string if ASCII, else base64 */
+	JK_LATIN1,	/* --convert: a string always, latin1 read as such */
 	JK_BASE64	/* base64 always: binary, wide character sets */
 };
 
@@ -60,6 +62,8 @@ struct r2j {
 	uint64_t	 tot_tables, tot_rows;
 	const struct frame *f;
 	int		 werr;
+	int		 convert;	/* --convert */
+	struct buf	 conv;		/* a latin1 value as UTF-8 */
 	char		 errbuf[512];
 };
 
@@ -310,9 +314,10 @@ tbl_free(struct jtbl *tb)
 }
 
 static int
-col_kind(const struct rp_column *c)
+col_kind(const struct r2j *st, const struct rp_column *c)
 {
 	struct sqlval_col k;
+	const char	*cs;
 
 	sqlval_col_setup(&k, c, 1);
 	switch (k.kind) {
@@ -321,7 +326,9 @@ col_kind(const struct rp_column *c)
 	case VK_CSHEX:
 		return JK_BASE64;
 	case VK_ASCII:
-		return JK_ASCII;
+		(void)sqlval_charset_class(c->charsetnr, &cs);
+		return st->convert && strcmp(cs, "latin1") == 0 ? JK_LATIN1 :
+		    JK_ASCII;
 	default:
 		return JK_UTF8;
 	}
@@ -354,7 +361,7 @@ table_line(struct r2j *st, struct jtbl *tb)
 		    c->charsetnr, c->decimals);
 		add_text(b, c->coltype, strlen(c->coltype));
 		buf_addc(b, '}');
-		tb->kinds[i] = col_kind(c);
+		tb->kinds[i] = col_kind(st, c);
 		if (tb->keys[i].err)
 			return fail(st, "%s", strerror(ENOMEM));
 	}
@@ -409,6 +416,24 @@ do_table(struct r2j *st, const struct frame *f)
 	return table_line(st, tb);
 }
 
+/*
+ * A latin1 value (--convert) at o: as UTF-8 (made in st->conv: 3 bytes a
+ * byte at most, which JSTR_MAX() of the latin1 length still bounds once
+ * escaped); as base64 if memory ran out, never as its bytes read as UTF-8.
+ */
+static char *
+latin1_put(struct r2j *st, char *o, const struct rp_val *v)
+{
+	struct rp_val	 u;
+
+	if (v->p == NULL || buf_grow(&st->conv, 3 * v->len + 1) == -1)
+		return jval_put(o, JK_BASE64, v);
+	u.p = st->conv.p;
+	u.len = (size_t)(cs_latin1_to_utf8(st->conv.p, v->p, v->len) -
+	    st->conv.p);
+	return jval_put(o, JK_UTF8, &u);
+}
+
 /* The upper bound of a row line's bytes. */
 static size_t
 row_bound(const struct jtbl *tb)
@@ -440,7 +465,8 @@ row_line(struct r2j *st, struct jtbl *tb)
 			*o++ = ',';
 		memcpy(o, tb->keys[i].p, tb->keys[i].len);
 		o += tb->keys[i].len;
-		o = jval_put(o, tb->kinds[i], &tb->vals[i]);
+		o = tb->kinds[i] == JK_LATIN1 ? latin1_put(st, o,
+		    &tb->vals[i]) : jval_put(o, tb->kinds[i], &tb->vals[i]);
 	}
 	memcpy(o, "}}\n", 3);
 	b->len = (size_t)(o + 3 - b->p);
@@ -569,6 +595,7 @@ rows2json(int fd, int out_fd, const struct r2j_opts *o, const char **errmsg)
 
 	memset(&st, 0, sizeof(st));
 	st.out_fd = out_fd;
+	st.convert = o->convert;
 	if ((fr = frame_reader_new(fd, 0)) == NULL || (st.prog =
 	    progress_new("rows2json", "tables", o->progress)) == NULL) {
 		snprintf(st.errbuf, sizeof(st.errbuf), "%s", strerror(ENOMEM));
@@ -611,6 +638,7 @@ out:
 		tbl_free(st.tbls[i]);
 	free(st.tbls);
 	buf_release(&st.out);
+	buf_release(&st.conv);
 	*errmsg = msg;
 	return r;
 }

@@ -7,6 +7,7 @@
 
 struct r2j_opts {
 	int	 progress;	/* 1, 0, -1: if stderr is a terminal */
+	int	 convert;	/* latin1 columns' text as UTF-8 strings */
 };
 
 /*

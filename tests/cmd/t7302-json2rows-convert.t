@@ -49,5 +49,25 @@ edit '.row.gr = "α"' | json2rows >/dev/null 2>err
 is "$? $(cat err)" "1 json2rows: line 5: $src.c: gr: non-ASCII text for a column not in UTF-8 (greek): give its bytes as {\"base64\":\"...\"}" \
     "and without --convert it is not offered for it"
 
+# rows2json --convert: latin1 text as UTF-8 strings, which jq can read,
+# and back through json2rows --convert byte for byte (every latin1 byte
+# has one character: all 256 in one value)
+dbsnap $C $src | rows2json --convert >cv.jsonl
+is "$(jq -r 'select(.type == "row" and .row.city == "Zürich") | .row.id' cv.jsonl)" 2 \
+    "rows2json --convert: jq finds a latin1 value by its text"
+sql $src -e "CREATE TABLE $src.b (id INT PRIMARY KEY, v VARBINARY(256));
+    INSERT INTO $src.b SELECT 1, UNHEX(GROUP_CONCAT(LPAD(HEX(seq), 2, '0')
+	ORDER BY seq SEPARATOR '')) FROM seq_0_to_255;
+    CREATE TABLE $src.l (id INT PRIMARY KEY, v VARCHAR(256) CHARACTER SET latin1);
+    INSERT INTO $src.l SELECT id, v FROM $src.b"
+fresh_db $dst
+dbsnap $C $src l | rows2json --convert | json2rows --convert |
+    sqlexec $C --rename-db $src=$dst 2>err
+is "$?" 0 "rows2json --convert | json2rows --convert: loads"
+is "$(sql -e "SELECT HEX(v) FROM $dst.l")" "$(sql -e "SELECT HEX(v) FROM $src.b")" \
+    "every latin1 byte comes back as it was"
+ok $(! dbsnap $C $src l | rows2json --convert | grep -q base64; echo $?) \
+    "and it was written as a string, not as base64"
+
 sql -e "DROP DATABASE $src; DROP DATABASE $dst"
 done_testing

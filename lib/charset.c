@@ -1,6 +1,6 @@
 /*
- * charset: UTF-8 to latin1 (MariaDB's: Windows-1252) and ascii for
- * json2rows --convert; see charset.h.  The table is the server's
+ * charset: latin1 (MariaDB's: Windows-1252) and ascii from and to UTF-8
+ * for the --convert of rows2json and json2rows; see charset.h.  The table is the server's
  * (strings/ctype-latin1.c), checked against
  * CONVERT(_latin1 0x80..0x9F USING utf32) on MariaDB 10.11.
  */
@@ -78,4 +78,26 @@ cs_from_utf8(const char *cs, const char *p, size_t len, struct buf *out,
 		s += n;
 	}
 	return out->err ? -1 : 0;
+}
+
+char *
+cs_latin1_to_utf8(char *o, const char *p, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)p, *e = s + len;
+	uint32_t	 c;
+
+	for (; s < e; s++) {
+		c = *s >= 0x80 && *s < 0xA0 ? cp1252_80[*s - 0x80] : *s;
+		if (c < 0x80)
+			*o++ = (char)c;
+		else if (c < 0x800) {
+			*o++ = (char)(0xC0 | c >> 6);
+			*o++ = (char)(0x80 | (c & 0x3F));
+		} else {
+			*o++ = (char)(0xE0 | c >> 12);
+			*o++ = (char)(0x80 | (c >> 6 & 0x3F));
+			*o++ = (char)(0x80 | (c & 0x3F));
+		}
+	}
+	return o;
 }
