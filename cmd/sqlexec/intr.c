@@ -266,12 +266,16 @@ static void
 first_signal(struct sx *x, int sig)
 {
 	struct sx_intr	*in = x->intr;
+	int		 on;
 
 	in->sig = sig;
 	sx_interrupt(x, sig);
-	if (pthread_create(&in->kth, NULL, killer, x) == 0)
-		in->kth_on = 1;
-	else
+	/* under x->mu: sx_intr_quiet() reads kth_on */
+	pthread_mutex_lock(&x->mu);
+	on = pthread_create(&in->kth, NULL, killer, x) == 0;
+	in->kth_on = on;
+	pthread_mutex_unlock(&x->mu);
+	if (!on)
 		shut_all(x, "cannot start a thread to kill the statements");
 }
 
@@ -390,6 +394,25 @@ fail:
 }
 
 void
+sx_intr_quiet(struct sx *x)
+{
+	struct sx_intr	*in = x->intr;
+	int		 on;
+
+	if (in == NULL)
+		return;
+	/* the first signal starts the only killer: once joined, no other */
+	pthread_mutex_lock(&x->mu);
+	if ((on = in->kth_on)) {
+		in->kquit = 1;
+		in->kth_on = 0;
+	}
+	pthread_mutex_unlock(&x->mu);
+	if (on)
+		pthread_join(in->kth, NULL);	/* bounded: KILL_TIMEOUT_S */
+}
+
+void
 sx_intr_stop(struct sx *x)
 {
 	struct sx_intr	*in = x->intr;
@@ -398,12 +421,7 @@ sx_intr_stop(struct sx *x)
 		return;
 	(void)write(in->quit[1], "", 1);
 	pthread_join(in->th, NULL);
-	if (in->kth_on) {
-		pthread_mutex_lock(&x->mu);
-		in->kquit = 1;
-		pthread_mutex_unlock(&x->mu);
-		pthread_join(in->kth, NULL);	/* bounded: KILL_TIMEOUT_S */
-	}
+	sx_intr_quiet(x);
 	x->intr = NULL;
 	close(in->sfd);
 	close_pair(in->wake);

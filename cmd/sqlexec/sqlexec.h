@@ -481,6 +481,12 @@ void	 sx_conn_end(struct sx *, int c);
 int	 sx_intr_start(struct sx *);
 void	 sx_intr_stop(struct sx *);
 /*
+ * The workers are joined (sx_join_workers()): the killer ends, once its
+ * pass is over (bounded by its deadlines), so that nothing it says comes
+ * after the run's last lines (the resume point); a no-op without one.
+ */
+void	 sx_intr_quiet(struct sx *);
+/*
  * A descriptor that becomes readable on interrupt: give it to
  * frame_reader_set_cancel() so that a silent input cannot hold the run.
  * -1 without sx_intr_start().

@@ -431,6 +431,8 @@ sx_join_workers(struct sx *x)
 	free(x->tid);
 	x->tid = NULL;
 	x->nthreads = 0;
+	/* no unit waits on the server now: the killer has nothing to do */
+	sx_intr_quiet(x);
 }
 
 /*
