@@ -97,22 +97,83 @@ table_is_spatial(const struct table *t)
 	return 0;
 }
 
+/*
+ * The collation ids of the columns of ts[0..n-1] still at 0, from one
+ * query naming the collations they use; a name the server does not list
+ * gets 63 (binary), as the join this replaces gave it.
+ */
+static void
+collation_ids(struct snap *s, const char *db, struct table **ts, size_t n)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	const char	**nm = NULL;
+	size_t		 i, j, k, names = 0;
+	unsigned	 id;
+
+	buf_adds(&q, "SELECT COLLATION_NAME, ID FROM "
+	    "information_schema.COLLATIONS WHERE COLLATION_NAME IN (");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ts[i]->ncols; j++) {
+			struct col *c = &ts[i]->cols[j];
+
+			if (c->charsetnr != 0 || c->collation == NULL)
+				continue;
+			for (k = 0; k < names; k++)
+				if (strcmp(nm[k], c->collation) == 0)
+					break;
+			if (k < names)
+				continue;
+			if ((nm = reallocarray(nm, names + 1,
+			    sizeof(*nm))) == NULL)
+				die(s, "out of memory");
+			if (names > 0)
+				buf_addc(&q, ',');
+			nm[names++] = c->collation;
+			lit(&q, c->collation);
+		}
+	buf_addc(&q, ')');
+	if (names > 0) {
+		r = query_buf(s, db, &q);
+		while ((row = mysql_fetch_row(r)) != NULL) {
+			if (row[0] == NULL || row[1] == NULL)
+				continue;
+			id = (unsigned)strtoul(row[1], NULL, 10);
+			for (i = 0; i < n; i++)
+				for (j = 0; j < ts[i]->ncols; j++)
+					if (ts[i]->cols[j].charsetnr == 0 &&
+					    strcmp(ts[i]->cols[j].collation,
+					    row[0]) == 0)
+						ts[i]->cols[j].charsetnr = id;
+		}
+		mysql_free_result(r);
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ts[i]->ncols; j++)
+			if (ts[i]->cols[j].charsetnr == 0)
+				ts[i]->cols[j].charsetnr = 63;
+	free(nm);
+	buf_release(&q);
+}
+
 void
 discover_columns(struct snap *s, const char *db)
 {
 	struct buf	 q = BUF_INIT;
 	MYSQL_RES	*r;
 	MYSQL_ROW	 row;
-	struct table	*t = NULL;
+	struct table	*t = NULL, **seen = NULL;
 	struct col	*c;
+	size_t		 nseen = 0;
 
+	/* No join with COLLATIONS: without indexes the server joined every
+	 * column with every collation (65M instructions for 120 columns);
+	 * collation_ids() asks for the few names used. */
 	buf_adds(&q, "SELECT c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE, "
 	    "c.COLUMN_TYPE, c.IS_NULLABLE, c.CHARACTER_SET_NAME, "
-	    "c.COLLATION_NAME, co.ID, c.EXTRA, c.IS_GENERATED "
-	    "FROM information_schema.COLUMNS c "
-	    "LEFT JOIN information_schema.COLLATIONS co "
-	    "ON co.COLLATION_NAME = c.COLLATION_NAME "
-	    "WHERE c.TABLE_SCHEMA = ");
+	    "c.COLLATION_NAME, NULL, c.EXTRA, c.IS_GENERATED "
+	    "FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = ");
 	lit(&q, db);
 	buf_adds(&q, " ORDER BY BINARY c.TABLE_NAME, c.ORDINAL_POSITION");
 	r = query_buf(s, db, &q);
@@ -120,8 +181,16 @@ discover_columns(struct snap *s, const char *db)
 		if (row[0] == NULL || row[1] == NULL || row[2] == NULL ||
 		    row[3] == NULL)
 			continue;
-		if (t == NULL || strcmp(t->name, row[0]) != 0)
+		if (t == NULL || strcmp(t->name, row[0]) != 0) {
 			t = find_table(s, db, row[0]);
+			if (t != NULL && !t->is_view && !t->is_sequence) {
+				seen = reallocarray(seen, nseen + 1,
+				    sizeof(*seen));
+				if (seen == NULL)
+					die(s, "out of memory");
+				seen[nseen++] = t;
+			}
+		}
 		if (t == NULL || t->is_view || t->is_sequence)
 			continue;
 		c = add_col(t);
@@ -130,7 +199,7 @@ discover_columns(struct snap *s, const char *db)
 		c->coltype = dup_col(r, row, 3);
 		c->charset = dup_col(r, row, 5);
 		c->collation = dup_col(r, row, 6);
-		c->charsetnr = row[7] ? (unsigned)strtoul(row[7], NULL, 10) : 63;
+		c->charsetnr = c->collation != NULL ? 0 : 63;	/* 0: to ask */
 		if (row[4] && strcmp(row[4], "NO") == 0)
 			c->flags |= COL_NOT_NULL;
 		if (in_list(c->data_type, numeric_types))
@@ -146,6 +215,8 @@ discover_columns(struct snap *s, const char *db)
 	}
 	mysql_free_result(r);
 	buf_release(&q);
+	collation_ids(s, db, seen, nseen);
+	free(seen);
 }
 
 ssize_t
