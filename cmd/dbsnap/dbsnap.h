@@ -360,7 +360,7 @@ void	 report_left_out(struct snap *);
 void	 plan_chunks(struct snap *);
 int	 key_is_integer(const struct table *);
 int	 key_bounds(struct snap *, struct table *, __int128 *lo, __int128 *hi);
-/* "k >= lo AND k < hi" (either end may be absent); owned by the caller */
+/* "k >= lo", "k < hi" or "k BETWEEN lo AND hi - 1"; owned by the caller */
 char	*range_cond(const struct col *, int has_lo, __int128 lo, int has_hi,
 	    __int128 hi);
 void	 add_int128(struct buf *, __int128);
