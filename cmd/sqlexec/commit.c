@@ -19,17 +19,92 @@
 #include "engine.h"
 #include "load.h"
 
+/*
+ * u->gen is x->wound_gen + 1 when u's work began in parallel (0: in its
+ * turn): a lock conflict since then (wound()) may be one of its locks.
+ */
+#define WOUNDED(x, u)	((u)->gen != 0 && (u)->gen != (x)->wound_gen + 1)
+
 int
 sx_wait_turn(struct sx *x, struct sx_unit *u)
 {
 	int	 go;
 
 	pthread_mutex_lock(&x->mu);
-	while (x->committed_seq + 1 != u->seq && x->stop_seq > u->seq)
+	while (x->committed_seq + 1 != u->seq && x->stop_seq > u->seq &&
+	    !WOUNDED(x, u))
 		pthread_cond_wait(&x->cv_commit, &x->mu);
-	go = x->stop_seq > u->seq;
+	go = x->stop_seq <= u->seq ? 0 : WOUNDED(x, u) ? 2 : 1;
 	pthread_mutex_unlock(&x->mu);
 	return go;
+}
+
+/*
+ * Before u's transaction: in parallel (0), or, once a lock conflict made
+ * the run serial, in u's turn with no other unit holding a transaction
+ * (1); -1: the run stopped before u.  Either way u then holds one
+ * (x->holding) until unit_release().
+ */
+static int
+unit_start(struct sx *x, struct sx_unit *u)
+{
+	int	 serial;
+
+	pthread_mutex_lock(&x->mu);
+	if (!(serial = x->serial))
+		u->gen = x->wound_gen + 1;
+	else {
+		u->gen = 0;
+		while ((x->committed_seq + 1 != u->seq || x->holding > 0) &&
+		    x->stop_seq > u->seq)
+			pthread_cond_wait(&x->cv_commit, &x->mu);
+	}
+	if (x->stop_seq <= u->seq)
+		serial = -1;
+	else
+		x->holding++;
+	pthread_mutex_unlock(&x->mu);
+	return serial;
+}
+
+static void
+unit_release(struct sx *x)
+{
+	pthread_mutex_lock(&x->mu);
+	x->holding--;
+	pthread_cond_broadcast(&x->cv_commit);
+	pthread_mutex_unlock(&x->mu);
+}
+
+/*
+ * u's work waited on a lock too long or lost a deadlock (e) while other
+ * units held transactions, or is to be replayed (--force, e NULL): from
+ * here on units work only in their turn, one at a time, and those whose
+ * work began before roll back and work again (sx_wait_turn() says 2),
+ * so that no unit waits on a later one's locks.  Said once.
+ */
+static void
+wound(struct sx *x, const struct sx_unit *u, const char *e)
+{
+	struct buf	 b = BUF_INIT;
+	int		 said;
+
+	pthread_mutex_lock(&x->mu);
+	said = x->serial;
+	x->serial = 1;
+	x->wound_gen++;
+	pthread_cond_broadcast(&x->cv_commit);
+	pthread_mutex_unlock(&x->mu);
+	if (said || e == NULL)
+		return;
+	if (u->rows != NULL)
+		sx_rows_where(&b, u);
+	else
+		sx_where(&b, u->st[0].no, u->st[0].line, NULL);
+	sx_report(x, "%s: %s while later statements held their transactions "
+	    "(a lock of one of them?): rolled back, and run again in its "
+	    "turn; from here on each unit runs alone, in its turn", b.p, e);
+	buf_release(&b);
 }
 
 void
@@ -409,31 +484,61 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 {
 	struct at	 at = { u->end_no, u->end_hash, u };
 	struct buf	 b = BUF_INIT;
-	int		 rc;
+	int		 rc, alone, t = 1;
 
 	if (u->rows != NULL && u->rows->t->engine != NULL)
 		return rows_nontx(x, c, u, p);
-	if (sx_unit_begin(x, c, u) == -1) {
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	if ((rc = x->ex->work(x, c, u, p)) == -1) {
-		(void)unit_rollback(x, c, u);
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	/* --force: replayed below, unless the ROLLBACK left rows behind */
-	if (rc == 1 && unit_rollback(x, c, u) == -1) {
-		sx_fail_unit(x, u);
-		return -1;
-	}
-	if (!x->ex->turn(x, u)) {
-		(void)unit_rollback(x, c, u);
-		return -1;
-	}
-	if (rc == 1) {
+	for (;;) {
+		if ((alone = unit_start(x, u)) == -1)
+			return -1;
 		memset(p, 0, sizeof(*p));
-		if (replay(x, c, u, p) == 0)
+		p->alone = alone;
+		if (sx_unit_begin(x, c, u) == -1)
+			goto failed;
+		rc = x->ex->work(x, c, u, p);
+		if (rc == SX_WORK_LOCK) {
+			buf_reset(&b);
+			add_error(x, c, &b);
+			if (unit_rollback(x, c, u) == -1)
+				goto failed;
+			unit_release(x);
+			wound(x, u, b.p);
+			continue;
+		}
+		if (rc == -1) {
+			(void)unit_rollback(x, c, u);
+			goto failed;
+		}
+		/* --force: replayed below, unless the ROLLBACK left rows */
+		if (rc == 1 && unit_rollback(x, c, u) == -1)
+			goto failed;
+		if (alone || (t = x->ex->turn(x, u)) == 1)
+			break;
+		if (t == 0) {
+			if (rc != 1)
+				(void)unit_rollback(x, c, u);
+			unit_release(x);
+			buf_release(&b);
+			return -1;
+		}
+		/* 2: a conflict since its work began: again, in its turn */
+		if (rc != 1 && unit_rollback(x, c, u) == -1)
+			goto failed;
+		unit_release(x);
+	}
+	buf_release(&b);
+	if (rc == 1) {
+		/* alone, as mysql --force runs statements one by one */
+		if (!alone) {
+			unit_release(x);
+			wound(x, u, NULL);
+			if (unit_start(x, u) == -1)
+				return -1;
+		}
+		memset(p, 0, sizeof(*p));
+		rc = replay(x, c, u, p);
+		unit_release(x);
+		if (rc == 0)
 			return 0;
 		/* what it committed before it stopped counts */
 		pthread_mutex_lock(&x->mu);
@@ -444,8 +549,9 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 		sx_fail_unit(x, u);
 		return -1;
 	}
-	/* with --checkpoint, the position commits with the work */
-	if (ckpt(x, c, &at, NULL, 1) == 0)
+	rc = ckpt(x, c, &at, NULL, 1);
+	unit_release(x);
+	if (rc == 0)
 		return 0;
 	if (u->rows != NULL)
 		sx_rows_where(&b, u);
@@ -462,6 +568,11 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 		add_error(x, c, &b);
 		sx_set_error(x, u->st[0].no, "%s", b.p);
 	}
+	buf_release(&b);
+	sx_fail_unit(x, u);
+	return -1;
+failed:
+	unit_release(x);
 	buf_release(&b);
 	sx_fail_unit(x, u);
 	return -1;

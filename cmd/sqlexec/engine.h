@@ -31,7 +31,12 @@
  * The protocol, for each kind of work, is in commit.c alone:
  *   unit:       begin, work, [turn], checkpoint + COMMIT | ROLLBACK
  *   --force:    begin, work fails, ROLLBACK, turn, then each statement
- *               alone: begin, work, checkpoint + COMMIT
+ *               alone: begin, work, checkpoint + COMMIT (serial: with
+ *               no other unit holding a transaction)
+ *   a lock conflict (work waited on a lock, SX_WORK_LOCK, or the turn
+ *               says 2): ROLLBACK; from then on units work only in their
+ *               turn, with no other unit holding a transaction, so
+ *               that no unit waits on a later one's locks
  *   not transactional (rows of a MyISAM table): turn, [checkpoint of
  *               the unit as pending + COMMIT], work in autocommit,
  *               [checkpoint] (no COMMIT after it to fail without one)
@@ -78,7 +83,17 @@ struct sx_pass {
 	uint64_t	 failed;	/* --force: statements that failed */
 	unsigned	 last_warn;	/* (worker.c) the round trip's last's */
 	int		 mid_warn;	/* (worker.c) one before it had some */
+	int		 alone;		/* no other unit holds a transaction */
 };
+
+/*
+ * work()'s answer when a statement waited on a lock too long or lost a
+ * deadlock (ERROR 1205, 1213) while other units held transactions
+ * (!p->alone): not recorded; the lock may be a later unit's, which waits
+ * for this one's COMMIT (a cycle InnoDB cannot see), so commit.c rolls
+ * back and runs the unit again alone, in its turn.
+ */
+#define SX_WORK_LOCK	3
 
 /*
  * The executor: every operation the commit protocol performs on
@@ -114,7 +129,11 @@ struct sx_exec {
 	/* ROLLBACK, checked: sx_rollback()'s 0, 1 (not all undone), -1. */
 	int	(*rollback)(struct sx *, int c, uint64_t no, const char *what);
 	int	(*in_txn)(struct sx *, int c);	/* a transaction open? */
-	/* The turn wait (sx_wait_turn()): 1 commit now, 0 roll back. */
+	/*
+	 * The turn wait (sx_wait_turn()): 1 commit now, 0 roll back, 2 roll
+	 * back and work again in the turn (a lock conflict since the work
+	 * began).
+	 */
 	int	(*turn)(struct sx *, struct sx_unit *u);
 	/* The last failure on c, into *e (may be NULL), and its meaning. */
 	enum sx_fault (*fault)(struct sx *, int c, struct sx_err *e);

@@ -46,6 +46,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <mysqld_error.h>
+
 #include "bind.h"
 #include "engine.h"
 #include "lit.h"
@@ -349,7 +351,9 @@ exec_run(struct sx *x, int c, struct sx_lit *l, MYSQL_STMT *st,
 	case SXB_INTR:
 		return -1;		/* interrupted */
 	case SXB_EXEC:
-		if (sx_fatal_errno(mysql_stmt_errno(st))) {
+		/* a deadlock too: the text (which rolls back first) tells */
+		if (sx_fatal_errno(mysql_stmt_errno(st)) &&
+		    mysql_stmt_errno(st) != ER_LOCK_DEADLOCK) {
 			sx_set_error(x, 0, "bulk INSERT: ERROR %u (%s): %s",
 			    mysql_stmt_errno(st), mysql_stmt_sqlstate(st),
 			    mysql_stmt_error(st));

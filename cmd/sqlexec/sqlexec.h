@@ -173,6 +173,7 @@ struct sx_unit {
 	size_t		 n, cap;
 	struct sx_unit	*next;		/* queue link */
 	int		 large;		/* over 2 x commit_every: in qlarge */
+	uint64_t	 gen;		/* x->wound_gen when its work began */
 };
 
 /* The first error (lowest statement number) of a run. */
@@ -241,6 +242,16 @@ struct sx {
 	char		**wrote;	/* tables committed work wrote to */
 	size_t		 nwrote;
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
+	/*
+	 * A lock conflict (commit.c): once a unit's work waited on a lock
+	 * of a later unit, units work only in their turn (serial); each
+	 * conflict moves wound_gen, and a unit whose work began before it
+	 * rolls back and works again in its turn.  holding: units with
+	 * their transaction open.
+	 */
+	int		 serial;
+	uint64_t	 wound_gen;
+	int		 holding;
 	uint64_t	 partial;	/* not transactional, stopped part way */
 	int		 stop;		/* stop reading and dispatching */
 	int		 interrupted;	/* the signal that stopped the run, or 0 */

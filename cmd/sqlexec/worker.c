@@ -164,7 +164,9 @@ mismatch(struct sx *x, struct sx_unit *u, size_t i, size_t j)
  * failed statement can roll back the whole transaction: MariaDB's bulk
  * insert into an empty table does).  2: a statement inside a round trip
  * gave warnings whose text is wanted: roll back and run it again single.
- * -1: failed, error recorded (or interrupted).
+ * SX_WORK_LOCK: a lock wait timeout or deadlock while other units held
+ * transactions, not reported (engine.h).  -1: failed, error recorded (or
+ * interrupted).
  */
 static int
 run_statements(struct sx *x, int c, struct sx_unit *u, int single,
@@ -205,6 +207,9 @@ run_statements(struct sx *x, int c, struct sx_unit *u, int single,
 			i = k + 1;	/* only a comment: nothing to do */
 			continue;
 		}
+		if (!p->alone && (mysql_errno(m) == ER_LOCK_WAIT_TIMEOUT ||
+		    mysql_errno(m) == ER_LOCK_DEADLOCK))
+			return SX_WORK_LOCK;	/* commit.c decides */
 		if (x->o->force && !sx_fatal_errno(mysql_errno(m)))
 			return 1;
 		report_stmt(x, u, k, m, 0);
@@ -221,7 +226,7 @@ run_statements(struct sx *x, int c, struct sx_unit *u, int single,
 static int
 unit_work(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 {
-	int	 rc;
+	int	 rc, alone;
 
 	if (u->rows != NULL)
 		return sx_rows_load(x, c, u, &p->rows, &p->warns);
@@ -229,7 +234,9 @@ unit_work(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 	    &p->lit) : 1;
 	if (rc == 1 && (rc = run_statements(x, c, u, 0, p)) == 2) {
 		/* Warnings whose text is wanted: one statement a round trip. */
+		alone = p->alone;
 		memset(p, 0, sizeof(*p));
+		p->alone = alone;
 		rc = sx_unit_rollback(x, x->conn[c], u) == -1 ||
 		    sx_unit_begin(x, c, u) == -1 ? -1 :
 		    run_statements(x, c, u, 1, p);
