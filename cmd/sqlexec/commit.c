@@ -1,7 +1,7 @@
 /*
  * commit: the commit protocol, the only code that knows it (engine.h
  * gives the model, the invariant and the lock rule).  The dispatcher
- * queues units in input order (sx_push, bounded by -j); a worker runs a
+ * queues units in input order (sx_push, turns.c); a worker runs a
  * unit (sx_unit_run): START TRANSACTION, its work, its turn once every
  * earlier unit has committed (sx_wait_turn), the checkpoint and COMMIT,
  * or ROLLBACK; a failed unit stops the run and every later unit rolls
@@ -18,107 +18,6 @@
 
 #include "engine.h"
 #include "load.h"
-
-/*
- * u->gen is x->wound_gen + 1 when u's work began in parallel (0: in its
- * turn): a lock conflict since then (wound()) may be one of its locks.
- */
-#define WOUNDED(x, u)	((u)->gen != 0 && (u)->gen != (x)->wound_gen + 1)
-
-int
-sx_wait_turn(struct sx *x, struct sx_unit *u)
-{
-	int	 go;
-
-	pthread_mutex_lock(&x->mu);
-	while (x->committed_seq + 1 != u->seq && x->stop_seq > u->seq &&
-	    !WOUNDED(x, u))
-		pthread_cond_wait(&x->cv_commit, &x->mu);
-	go = x->stop_seq <= u->seq ? 0 : WOUNDED(x, u) ? 2 : 1;
-	pthread_mutex_unlock(&x->mu);
-	return go;
-}
-
-/*
- * Before u's transaction: in parallel (0), or, once a lock conflict made
- * the run serial, in u's turn with no other unit holding a transaction
- * (1); -1: the run stopped before u.  Either way u then holds one
- * (x->holding) until unit_release().
- */
-static int
-unit_start(struct sx *x, struct sx_unit *u)
-{
-	int	 serial;
-
-	pthread_mutex_lock(&x->mu);
-	if (!(serial = x->serial))
-		u->gen = x->wound_gen + 1;
-	else {
-		u->gen = 0;
-		while ((x->committed_seq + 1 != u->seq || x->holding > 0) &&
-		    x->stop_seq > u->seq)
-			pthread_cond_wait(&x->cv_commit, &x->mu);
-	}
-	if (x->stop_seq <= u->seq)
-		serial = -1;
-	else
-		x->holding++;
-	pthread_mutex_unlock(&x->mu);
-	return serial;
-}
-
-static void
-unit_release(struct sx *x)
-{
-	pthread_mutex_lock(&x->mu);
-	x->holding--;
-	pthread_cond_broadcast(&x->cv_commit);
-	pthread_mutex_unlock(&x->mu);
-}
-
-/*
- * u's work waited on a lock too long or lost a deadlock (e) while other
- * units held transactions, or is to be replayed (--force, e NULL): from
- * here on units work only in their turn, one at a time, and those whose
- * work began before roll back and work again (sx_wait_turn() says 2),
- * so that no unit waits on a later one's locks.  Said once.
- */
-static void
-wound(struct sx *x, const struct sx_unit *u, const char *e)
-{
-	struct buf	 b = BUF_INIT;
-	int		 said;
-
-	pthread_mutex_lock(&x->mu);
-	said = x->serial;
-	x->serial = 1;
-	x->wound_gen++;
-	pthread_cond_broadcast(&x->cv_commit);
-	pthread_mutex_unlock(&x->mu);
-	if (said || e == NULL)
-		return;
-	if (u->rows != NULL)
-		sx_rows_where(&b, u);
-	else
-		sx_where(&b, u->st[0].no, u->st[0].line, NULL);
-	sx_report(x, "%s: %s while later statements held their transactions "
-	    "(a lock of one of them?): rolled back, and run again in its "
-	    "turn; from here on each unit runs alone, in its turn", b.p, e);
-	buf_release(&b);
-}
-
-void
-sx_fail_unit(struct sx *x, struct sx_unit *u)
-{
-	pthread_mutex_lock(&x->mu);
-	if (u->seq < x->stop_seq)
-		x->stop_seq = u->seq;
-	x->stop = 1;
-	pthread_cond_broadcast(&x->cv_commit);
-	pthread_cond_broadcast(&x->cv_space);
-	pthread_cond_broadcast(&x->cv_work);
-	pthread_mutex_unlock(&x->mu);
-}
 
 /* "statements 5-9 (tables d.t, d.u)" of statement unit u, into b. */
 static void
@@ -169,76 +68,6 @@ unit_rollback(struct sx *x, int c, struct sx_unit *u)
 	    u->st[0].no, b.p);
 	buf_release(&b);
 	return rc == 1 ? -1 : 0;
-}
-
-void
-sx_unit_free(struct sx_unit *u)
-{
-	if (u == NULL)
-		return;
-	sx_rows_free(u->rows);
-	buf_release(&u->text);
-	buf_release(&u->ctx);
-	free(u->st);
-	free(u);
-}
-
-void
-sx_rows_free(struct sx_rows *r)
-{
-	if (r == NULL)
-		return;
-	buf_release(&r->data);
-	free(r->end);
-	free(r);
-}
-
-/*
- * Queue u for the workers, waiting for room: at most qmax units queued,
- * and of units over twice commit_every (a huge statement or row: a unit
- * ends once past commit_every, so others stay below that) at most one
- * per connection pushed and not yet freed, so that memory stays within
- * sqlexec(1)'s bound however many there are in a row.
- */
-void
-sx_push(struct sx *x, struct sx_unit *u)
-{
-	size_t	 bytes = u->rows != NULL ? u->rows->data.len : u->text.len;
-
-	u->large = bytes / 2 > x->o->commit_every;
-	pthread_mutex_lock(&x->mu);
-	while ((x->qlen >= x->qmax || (u->large &&
-	    x->qlarge >= (size_t)x->nconn)) && !x->stop)
-		pthread_cond_wait(&x->cv_space, &x->mu);
-	if (x->stop) {
-		pthread_mutex_unlock(&x->mu);
-		sx_unit_free(u);
-		return;
-	}
-	u->seq = ++x->next_seq;
-	u->next = NULL;
-	if (x->qtail != NULL)
-		x->qtail->next = u;
-	else
-		x->qhead = u;
-	x->qtail = u;
-	x->qlen++;
-	x->qlarge += u->large;
-	pthread_cond_signal(&x->cv_work);
-	pthread_mutex_unlock(&x->mu);
-}
-
-int
-sx_drain(struct sx *x)
-{
-	int	 ok;
-
-	pthread_mutex_lock(&x->mu);
-	while (x->committed_seq != x->next_seq && !x->stop)
-		pthread_cond_wait(&x->cv_commit, &x->mu);
-	ok = !x->stop;
-	pthread_mutex_unlock(&x->mu);
-	return ok ? 0 : -1;
 }
 
 /* "ERROR n (state): message" of the last failure on c, into b. */
@@ -489,7 +318,7 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 	if (u->rows != NULL && u->rows->t->engine != NULL)
 		return rows_nontx(x, c, u, p);
 	for (;;) {
-		if ((alone = unit_start(x, u)) == -1)
+		if ((alone = sx_unit_start(x, u)) == -1)
 			return -1;
 		memset(p, 0, sizeof(*p));
 		p->alone = alone;
@@ -501,8 +330,8 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 			add_error(x, c, &b);
 			if (unit_rollback(x, c, u) == -1)
 				goto failed;
-			unit_release(x);
-			wound(x, u, b.p);
+			sx_unit_release(x);
+			sx_wound(x, u, b.p);
 			continue;
 		}
 		if (rc == -1) {
@@ -517,27 +346,27 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 		if (t == 0) {
 			if (rc != 1)
 				(void)unit_rollback(x, c, u);
-			unit_release(x);
+			sx_unit_release(x);
 			buf_release(&b);
 			return -1;
 		}
 		/* 2: a conflict since its work began: again, in its turn */
 		if (rc != 1 && unit_rollback(x, c, u) == -1)
 			goto failed;
-		unit_release(x);
+		sx_unit_release(x);
 	}
 	buf_release(&b);
 	if (rc == 1) {
 		/* alone, as mysql --force runs statements one by one */
 		if (!alone) {
-			unit_release(x);
-			wound(x, u, NULL);
-			if (unit_start(x, u) == -1)
+			sx_unit_release(x);
+			sx_wound(x, u, NULL);
+			if (sx_unit_start(x, u) == -1)
 				return -1;
 		}
 		memset(p, 0, sizeof(*p));
 		rc = replay(x, c, u, p);
-		unit_release(x);
+		sx_unit_release(x);
 		if (rc == 0)
 			return 0;
 		/* what it committed before it stopped counts */
@@ -550,7 +379,7 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 		return -1;
 	}
 	rc = ckpt(x, c, &at, NULL, 1);
-	unit_release(x);
+	sx_unit_release(x);
 	if (rc == 0)
 		return 0;
 	if (u->rows != NULL)
@@ -572,7 +401,7 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 	sx_fail_unit(x, u);
 	return -1;
 failed:
-	unit_release(x);
+	sx_unit_release(x);
 	buf_release(&b);
 	sx_fail_unit(x, u);
 	return -1;

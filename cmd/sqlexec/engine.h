@@ -1,6 +1,6 @@
 /*
  * engine: sqlexec's commit protocol and the executor it runs over
- * (commit.c; tests/unit/engine.c drives the same code through a fake
+ * (commit.c, and turns.c for the order; tests/unit/engine.c drives the same code through a fake
  * executor, without a server).
  *
  * The invariant.  For any input kind (statement stream, snapshot stream,
@@ -148,6 +148,19 @@ extern const struct sx_exec sx_exec_mysql;	/* worker.c */
  * u, 0 or -1 recorded (for an executor that must begin again).
  */
 void	 sx_unit_run(struct sx *, int c, struct sx_unit *u);
+/*
+ * turns.c, for commit.c.  sx_unit_start(): before u's transaction: 0 it
+ * works in parallel, 1 in its turn with no other unit holding a
+ * transaction (the run is serial since a lock conflict), -1 the run
+ * stopped before u; unless -1, u holds one until sx_unit_release().
+ * sx_wound(): u's work met a lock conflict (e: its error) or is to be
+ * replayed (e NULL): the run is serial from here, and units whose work
+ * began before roll back and work again in their turn (sx_wait_turn()
+ * says 2); said once.
+ */
+int	 sx_unit_start(struct sx *, struct sx_unit *u);
+void	 sx_unit_release(struct sx *);
+void	 sx_wound(struct sx *, const struct sx_unit *u, const char *e);
 int	 sx_unit_begin(struct sx *, int c, struct sx_unit *u);
 /*
  * Barrier statement s on connection 1, everything before it committed

@@ -23,7 +23,8 @@
  * engine.h
  * (the commit protocol's model, invariant, lock rule and executor seam),
  * commit.c (the commit protocol, all of it: units, barriers, the input's
- * own transactions), worker.c (the threads, round trips, statements run
+ * own transactions), turns.c (the queue of units and their turns, the
+ * serial mode after a lock conflict), worker.c (the threads, round trips, statements run
  * alone: the production executor), connect.c
  * (connections), intr.c (SIGINT and SIGTERM: KILL QUERY, roll back,
  * stop), warn.c (server warnings), nontx.c (tables that are not
@@ -243,7 +244,7 @@ struct sx {
 	size_t		 nwrote;
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
 	/*
-	 * A lock conflict (commit.c): once a unit's work waited on a lock
+	 * A lock conflict (turns.c): once a unit's work waited on a lock
 	 * of a later unit, units work only in their turn (serial); each
 	 * conflict moves wound_gen, and a unit whose work began before it
 	 * rolls back and works again in its turn.  holding: units with
@@ -387,7 +388,7 @@ int	 sx_keep_unique_checks(struct sx *, int c, const struct rp_stmt *);
 /* Is a transaction open on conn[c] (SERVER_STATUS_IN_TRANS)? */
 int	 sx_in_transaction(struct sx *, int c);
 
-/* commit.c: the order of commits (commit.c says how). */
+/* turns.c: the order of commits (commit.c says how). */
 /* Queue a unit (ownership passes); blocks while the queue is full. */
 void	 sx_push(struct sx *, struct sx_unit *);
 /* Wait until every queued unit has committed or the run stopped. */
@@ -402,7 +403,9 @@ void	 sx_unit_free(struct sx_unit *);
 int	 sx_unit_rollback(struct sx *, MYSQL *m, struct sx_unit *u);
 /*
  * In a worker, before committing unit u: wait until every earlier unit
- * has committed.  1: commit now; 0: roll back, the run stopped before u.
+ * has committed.  1: commit now; 0: roll back, the run stopped before u;
+ * 2: roll back and work again in its turn (a lock conflict since its
+ * work began: sx_wound()).
  */
 int	 sx_wait_turn(struct sx *, struct sx_unit *);
 /* Unit u failed: it and every later unit roll back, the run stops. */
