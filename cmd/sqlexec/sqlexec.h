@@ -10,8 +10,11 @@
  * input's own transactions), stmtunit.c (units), classify.c (what each
  * statement is allowed to do: run in parallel, run once as an ordered
  * barrier, run on every connection, or be skipped), order.c (the one
- * rule of what may run out of order or on another connection; checks.c,
- * the input's foreign_key_checks, for it), ordered.c
+ * rule of what may run out of order or on another connection; order.h
+ * for its helpers: words.c, what a statement's words show, autoinc.c,
+ * INSERTs that leave an AUTO_INCREMENT value to the server, rebuild.c,
+ * what a resume can rebuild of the session; checks.c, the input's
+ * foreign_key_checks, for it), ordered.c
  * (ordered INSERTs that follow one another: one transaction on
  * connection 1), usedb.c (USE and
  * --rename-db), target.c (what a statement names, for messages), lit.c
@@ -299,7 +302,7 @@ int	 sx_order(struct sx *, const struct rp_stmt *s, enum sx_action *a,
 /* Is the statement sx_order() saw last an INSERT reading ROW_COUNT()? */
 int	 sx_order_reads_count(const struct sx *);
 /*
- * What a resume can rebuild of the session (order.c says the rule):
+ * What a resume can rebuild of the session (rebuild.c says the rule):
  * sx_order_replay() sees every statement s, classified a, in input
  * order, before --skip-to too, before sx_order(); 1 (why added to b) if
  * s, after --skip-to, reads LAST_INSERT_ID() the resume cannot rebuild,
