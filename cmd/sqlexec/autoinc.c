@@ -13,6 +13,32 @@
 #include "order.h"
 #include "quote.h"
 
+/*
+ * A column default that the server computes from what ran before (a
+ * sequence's NEXT VALUE FOR, UUID_SHORT(), a stored function...): an
+ * expression (COLUMN_DEFAULT, MariaDB 10.2.7 on: literals quoted or
+ * numbers, NULL, or the expression) that is not the clock's.
+ */
+static int
+default_in_order(const char *d)
+{
+	static const char *const clock[] = { "current_timestamp", "now",
+	    "curdate", "curtime", "current_date", "current_time",
+	    "localtime", "localtimestamp", "utc_timestamp", "utc_date",
+	    "utc_time", "sysdate", "unix_timestamp" };
+	size_t	 i, n;
+
+	if (d == NULL || *d == '\'' || strchr(d, '(') == NULL)
+		return 0;
+	for (i = 0; i < sizeof(clock) / sizeof(clock[0]); i++) {
+		n = strlen(clock[i]);
+		if (strncasecmp(d, clock[i], n) == 0 && d[n] == '(' &&
+		    strchr(d + n + 1, '(') == NULL)
+			return 0;
+	}
+	return 1;
+}
+
 /* Ask the server what schema.table's AUTO_INCREMENT column is.  0 or -1. */
 static int
 query_ai(MYSQL *m, const char *schema, const char *table, struct ai_table *e)
@@ -31,7 +57,8 @@ query_ai(MYSQL *m, const char *schema, const char *table, struct ai_table *e)
 	 * correlated subquery read every table of the server (MariaDB KB
 	 * "Information Schema Optimization").
 	 */
-	buf_adds(&q, "SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS"
+	buf_adds(&q, "SELECT COLUMN_NAME, EXTRA, COLUMN_DEFAULT"
+	    " FROM information_schema.COLUMNS"
 	    " WHERE TABLE_SCHEMA = ");
 	quote_string(&q, schema, strlen(schema));
 	buf_adds(&q, " AND TABLE_NAME = ");
@@ -43,14 +70,16 @@ query_ai(MYSQL *m, const char *schema, const char *table, struct ai_table *e)
 	e->state = AI_NONE;
 	while ((row = mysql_fetch_row(res)) != NULL) {
 		hidden = row[1] != NULL && strcasestr(row[1], "INVISIBLE");
-		if (row[1] != NULL && strcasestr(row[1], "auto_increment")) {
+		if (default_in_order(row[2]))
+			e->state = AI_DEFAULT;	/* for good: every INSERT */
+		if (e->state == AI_NONE && row[1] != NULL &&
+		    strcasestr(row[1], "auto_increment")) {
 			e->state = AI_COLUMN;
 			snprintf(e->name, sizeof(e->name), "%s",
 			    row[0] ? row[0] : "");
 			e->pos = hidden ? -1 : visible;
 			if (row[0] == NULL || strlen(row[0]) >= sizeof(e->name))
 				e->state = AI_UNKNOWN;
-			break;
 		}
 		visible += !hidden;
 	}
@@ -270,6 +299,9 @@ sx_order_insert(struct sx *x, const struct rp_stmt *s, const char *schema,
 	}
 	if (e->state == AI_NONE)
 		return NULL;
+	if (e->state == AI_DEFAULT)
+		return "a column DEFAULT the server computes in order "
+		    "(NEXT VALUE FOR a sequence, a function)";
 	if (e->state == AI_UNKNOWN || from == 0 || k < 0)
 		return "AUTO_INCREMENT values the server assigns";
 	if (quick)

@@ -15,7 +15,9 @@
 enum ai_state {
 	AI_NONE,	/* no AUTO_INCREMENT column */
 	AI_COLUMN,	/* one, named name, at visible position pos */
-	AI_UNKNOWN	/* not known: every INSERT into it is ordered */
+	AI_UNKNOWN,	/* not known: every INSERT into it is ordered */
+	AI_DEFAULT	/* a default computed in order (a sequence's next
+			   value): every INSERT into it is ordered */
 };
 
 struct ai_table {

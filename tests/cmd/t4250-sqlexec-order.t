@@ -91,6 +91,22 @@ is "$(sql -e "SELECT COUNT(*), SUM(id <> v), SUM(h <> 7) FROM iv;
     SELECT COUNT(*), SUM(id <> v) FROM ih" $b | tr '\n' ' ')" \
     "400	0	0 400	0 " "invisible columns: the ids the server assigns in order"
 
+# A key whose DEFAULT is a sequence's next value is assigned in order too
+# (breaker F10: ids in another order than the client's, exit 0); a
+# column whose default is the clock is not order's.
+{
+	echo "SET FOREIGN_KEY_CHECKS=0;"
+	echo "CREATE SEQUENCE s;"
+	echo "CREATE TABLE sq (id BIGINT PRIMARY KEY DEFAULT NEXT VALUE FOR s, v INT,"
+	echo "    at DATETIME DEFAULT CURRENT_TIMESTAMP);"
+	echo "CREATE TABLE o (id INT PRIMARY KEY);"
+	seq 300 | awk '{ print "INSERT INTO sq (v) VALUES (" $1 ");"; print "INSERT INTO o VALUES (" $1 ");" }'
+} >seq.sql
+fresh_db $b
+sqlsplit <seq.sql | sqlexec $C -j 4 --commit-every 1 $b 2>err
+is "$(sql -e "SELECT COUNT(*), SUM(id <> v) FROM sq" $b)" "$(printf '300\t0')" \
+    "a key of DEFAULT NEXT VALUE FOR a sequence: the ids the server assigns in order"
+
 # A dump (explicit keys, SET @OLD_...=@@... around it) keeps its units.
 {
 	echo "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;"
