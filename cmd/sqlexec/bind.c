@@ -91,6 +91,9 @@ sx_bind_execute_row(struct sx *x, int c, struct sx_bind *b, MYSQL_STMT *st,
 	unsigned int	 zero = 0;
 	size_t		 i, off, at, k;
 
+	if (piece == 0)
+		piece = 1;	/* (a piece of 0 bytes sends nothing, forever) */
+
 	for (i = 0; i < nparams; i++) {
 		p = &b->bind[i];
 		at = i * b->cap;

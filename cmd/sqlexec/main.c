@@ -69,7 +69,8 @@ add_input(void *base, const struct opt *op, char *arg, const char **errstr)
 static const struct opt options[] = {
 	OPT_FLAG(0, "allow-empty", F(allow_empty), 1,
 	    "an input of no statement is not an error"),
-	OPT_SIZE(0, "batch-bytes", "BYTES", F(batch_bytes), 1, 1ULL << 40,
+	/* at least max_allowed_packet's least: a long value goes in halves */
+	OPT_SIZE(0, "batch-bytes", "BYTES", F(batch_bytes), 1024, 1ULL << 40,
 	    "send at most BYTES of statements a round trip"),
 	OPT_STR(0, "checkpoint", "DB.TABLE", F(checkpoint),
 	    "record the committed position in DB.TABLE of the target"),

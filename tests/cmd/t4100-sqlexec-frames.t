@@ -70,6 +70,17 @@ for bs in 1M 16K; do
 	is_file nb.hex ref.hex "--no-bulk --batch-bytes $bs: HEX() of every value"
 done
 
+# --batch-bytes at its least, 1K: long values go in pieces of 512 bytes;
+# below it the option is refused (at 1 the piece was 0 bytes, and the
+# bulk execute sent nothing, forever: breaker F6)
+sqlexec $C --batch-bytes 1023 <at.rp 2>err
+is "$? $(cat err)" "2 sqlexec: --batch-bytes 1023: too small" "--batch-bytes 1023: refused"
+sql -e "DROP DATABASE $src"
+sqlexec $C -j 2 --batch-bytes 1K <at.rp 2>err
+is $? 0 "--batch-bytes 1K: restore"
+db_hex $src >bb.hex
+is_file bb.hex ref.hex "--batch-bytes 1K: HEX() of every value"
+
 # --no-create: rows only, into the tables that are there
 sql -e "DROP DATABASE $src" && rows2sql --no-data <at.rp | sql
 sqlexec $C -j 2 --no-create <at.rp 2>err
