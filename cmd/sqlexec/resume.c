@@ -635,24 +635,19 @@ sx_check_resume(struct sx *x, uint64_t no, uint64_t hash)
 {
 	const struct sx_opts *o = x->o;
 	struct buf	 b = BUF_INIT;
-	char		 want[512], got[512];
+	char		 want[512];
 
 	if (!o->skip_has_hash || o->skip_top == 0 || hash == o->skip_hash)
 		return x->pend_no != 0 ? pending(x) : 0;
 	sx_resume_given(x, want, sizeof(want));
-	if (o->skip_frames) {
-		struct buf	 g = BUF_INIT;
-
-		sx_point_token(&g, o->skip_to, o->skip_marks, o->nskip_marks,
-		    hash);
-		snprintf(got, sizeof(got), "%s", g.p != NULL ? g.p : "");
-		buf_release(&g);
-	} else
-		sx_token(got, sizeof(got), no, hash);
+	/*
+	 * Not the token this input gives: copied into the command, it would
+	 * pass the check that refuses another input (a new dump of a
+	 * changed source).
+	 */
 	buf_addf(&b, "%s: this input is not the one the resume point was made "
-	    "from: its %s 1-%" PRIu64 " differ (they give %s); resume only "
-	    "with the same input", want, x->by_frame ? "frames" : "statements",
-	    no, got);
+	    "from: its %s 1-%" PRIu64 " differ; resume only with the same "
+	    "input", want, x->by_frame ? "frames" : "statements", no);
 	if (live_stream(x)) {
 		buf_adds(&b, " (a new dbsnap run is another snapshot: to start "
 		    "over, ");

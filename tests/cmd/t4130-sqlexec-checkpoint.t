@@ -281,7 +281,7 @@ ok $([ "$before" -gt 0 ] && [ "$before" -lt 99000 ]; echo $?) \
     "live stream: $before rows before the failed unit are committed"
 live again.rp --checkpoint $CK --resume 2>err
 is $? 1 "live stream, a new dbsnap run, --resume: exit 1"
-like "$(head -1 err)" "^sqlexec: --resume \\(checkpoint $CK, at f[0-9]+(,[0-9]+=[0-9]+)*:[0-9a-f]{16}\\): this input is not the one the resume point was made from: its frames 1-[0-9]+ differ .*\\(a new dbsnap run is another snapshot: to start over, DELETE FROM $CK, then empty the tables the earlier run loaded \\(with --no-create they are not created again, and their rows would be loaded twice\\), then run without --resume\\)$" \
+like "$(head -1 err)" "^sqlexec: --resume \\(checkpoint $CK, at f[0-9]+(,[0-9]+=[0-9]+)*:[0-9a-f]{16}\\): this input is not the one the resume point was made from: its frames 1-[0-9]+ differ; resume only with the same input \\(a new dbsnap run is another snapshot: to start over, DELETE FROM $CK, then empty the tables the earlier run loaded \\(with --no-create they are not created again, and their rows would be loaded twice\\), then run without --resume\\)$" \
     "live stream, a new dbsnap run: refused, naming --resume and what works"
 is "$(sql -e "SELECT COUNT(*) FROM t4130_m.w")" "$before" \
     "live stream, a new dbsnap run: nothing of it ran"
