@@ -261,11 +261,11 @@ rss_below() {
 # on DB), DB.c's "id n" rows are WANT ("1 1,2 0,"): WHAT once.
 doubt_resume() {
 	_line=$(grep 'got no answer' err)
-	like "$_line" "^sqlexec: $2 got no answer \\(.*\\(20[0-9][0-9]\\)\\): the server may have committed it or not: if the target holds its rows, resume with --skip-to $3; if not, run the same input again" \
+	like "$_line" "^sqlexec: $2 got no answer \\(.*\\(20[0-9][0-9]\\)\\): the server may have committed it or not: if the target holds its work \\(its rows, or what its DDL made\\), resume with --skip-to $3; if not, run the same input again" \
 	    "the resume line names what is in doubt and both ways on"
 	if grep -q "no statement is committed" err; then _r=1; else _r=0; fi
 	ok $_r "... and does not say that nothing is committed"
-	_tok=$(printf '%s\n' "$_line" | sed -n 's/.*if the target holds its rows, resume with --skip-to \([^;]*\);.*/\1/p')
+	_tok=$(printf '%s\n' "$_line" | sed -n 's/.*if the target holds its work (its rows, or what its DDL made), resume with --skip-to \([^;]*\);.*/\1/p')
 	sqlexec --no-defaults -uroot -S "$RP_SOCK" -D "$1" --skip-to "$_tok" <in.rp 2>err2
 	is $? 0 "resumed with the point for 'the target holds it': exit 0"
 	is "$(sql -e "SELECT id, n FROM $1.c ORDER BY id" | tr '\t\n' ' ,')" "$4" \

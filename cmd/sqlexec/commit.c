@@ -341,7 +341,8 @@ unit_txn(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 		/* --force: replayed below, unless the ROLLBACK left rows */
 		if (rc == 1 && unit_rollback(x, c, u) == -1)
 			goto failed;
-		if (alone || (t = x->ex->turn(x, u)) == 1)
+		/* alone: its turn already, unless the run stopped since */
+		if ((t = x->ex->turn(x, u)) == 1)
 			break;
 		if (t == 0) {
 			if (rc != 1)

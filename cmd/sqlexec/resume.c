@@ -468,7 +468,8 @@ print_doubt(struct sx *x, const struct sx_point *p)
 	if (p->top > 0)
 		point_token(x, &without, p);
 	sx_report(x, "%s: the server may have committed it or not: if the "
-	    "target holds its rows, resume with --skip-to %s; if not, %s%s "
+	    "target holds its work (its rows, or what its DDL made), "
+	    "resume with --skip-to %s; if not, %s%s "
 	    "(with --checkpoint the target records which)", x->doubt_what,
 	    with.p, p->top > 0 ? "with --skip-to " : "run the same input "
 	    "again", p->top > 0 ? without.p : "");

@@ -99,7 +99,8 @@ sx_wound(struct sx *x, const struct sx_unit *u, const char *e)
 		sx_where(&b, u->st[0].no, u->st[0].line, NULL);
 	sx_report(x, "%s: %s while later statements held their transactions "
 	    "(a lock of one of them?): rolled back, and run again in its "
-	    "turn; from here on each unit runs alone, in its turn", b.p, e);
+	    "turn; from here on each unit runs alone, in its turn",
+	    b.p != NULL ? b.p : "a unit", e);
 	buf_release(&b);
 }
 

@@ -83,7 +83,7 @@ fresh_target() {
 }
 
 # in_doubt: a unit whose COMMIT got no answer (the server died or
-# stalled) is named with two resume points: if the target holds its rows
+# stalled) is named with two resume points: if the target holds its work
 # (its table has at least its last row: a table's units commit in
 # order), the first, else the second; sets _tok, or _fresh when the
 # second is "run the same input again".
@@ -99,7 +99,7 @@ in_doubt() {
 		return 0
 	fi
 	if [ "$(tgt -e "SELECT COUNT(*) FROM $DB.$1")" -ge "$2" ]; then
-		_tok=$(printf '%s\n' "$_line" | sed -n 's/.*if the target holds its rows, resume with --skip-to \([^;]*\);.*/\1/p')
+		_tok=$(printf '%s\n' "$_line" | sed -n 's/.*if the target holds its work (its rows, or what its DDL made), resume with --skip-to \([^;]*\);.*/\1/p')
 	else
 		_tok=$(printf '%s\n' "$_line" | sed -n 's/.*; if not, with --skip-to \([^ ]*\) .*/\1/p')
 		printf '%s\n' "$_line" | grep -q "if not, run the same input again" &&

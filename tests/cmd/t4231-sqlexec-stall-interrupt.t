@@ -109,7 +109,7 @@ b=$(printf '%s\n' "$last" | sed -En 's/^sqlexec: statements? ([0-9]*-)?([0-9]*):
 if [ -n "$b" ]; then
 	diag "in doubt: $last"
 	if [ "$(sql -e "SELECT COUNT(*) FROM t4231.t WHERE id = $b - $D")" -gt 0 ]; then
-		tok=$(printf '%s\n' "$last" | sed -n 's/.*if the target holds its rows, resume with --skip-to \([^;]*\);.*/\1/p')
+		tok=$(printf '%s\n' "$last" | sed -n 's/.*if the target holds its work (its rows, or what its DDL made), resume with --skip-to \([^;]*\);.*/\1/p')
 	else
 		tok=$(printf '%s\n' "$last" | sed -n 's/.*; if not, with --skip-to \([^ ]*\) .*/\1/p')
 	fi

@@ -1362,8 +1362,8 @@ check_failed(const struct run *r, const struct stream *s, int n,
 			goto bad;
 		return;
 	}
-	ta = token_after(r->out, "if the target holds its rows, resume with "
-	    "--skip-to ", ";");
+	ta = token_after(r->out, "if the target holds its work (its rows, "
+	    "or what its DDL made), resume with --skip-to ", ";");
 	if (ta != NULL) {
 		/* in doubt: the target tells */
 		tb = token_after(r->out, "if not, with --skip-to ", " ");
