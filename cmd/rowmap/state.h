@@ -70,11 +70,15 @@ struct rm {
 	char		 errbuf[1024];
 };
 
+/* state.c: the error line, at the current frame's position.  -1. */
 int	 rm_fail(struct rm *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* rm_fail() for the output: "stdout: why", no input position.  -1. */
 int	 rm_wfail(struct rm *);
+/* The table db.name (added if add and new), with its transforms; NULL
+ * if absent (or out of memory with add). */
 struct rtab *rm_tab(struct rm *, const char *db, const char *name, int add);
+void	 rm_tab_free(struct rtab *);
 /* Does op name table db.name? */
 int	 rm_op_on(const struct rm_colop *, const char *db, const char *name);
 
