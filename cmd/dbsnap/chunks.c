@@ -205,7 +205,7 @@ keyset_ok(const struct table *t)
 }
 
 /* How one table's rows are read: --where, ranges, keyset or whole. */
-static void
+void
 chunk_table(struct snap *s, struct table *t)
 {
 	size_t		 want, ranges;
@@ -228,26 +228,5 @@ chunk_table(struct snap *s, struct table *t)
 	if (t->nchunks == 0) {
 		t->nchunks = 1;
 		t->chunks = xcalloc(1, sizeof(*t->chunks));
-	}
-}
-
-void
-plan_chunks(struct snap *s)
-{
-	struct table	*t;
-	size_t		 i;
-
-	for (i = 0; i < s->ntables; i++) {
-		t = s->tables[i];
-		if (t->is_view || t->is_sequence || t->rows_elsewhere)
-			continue;
-		/* --part: the plan's ranges, or not in this part (id 0) */
-		if (s->plan != NULL) {
-			if (part_table(s, t) == 0)
-				continue;
-		} else
-			t->id = ++s->next_id;
-		if (t->nchunks == 0)
-			chunk_table(s, t);
 	}
 }

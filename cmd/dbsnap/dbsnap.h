@@ -357,7 +357,8 @@ void	 count_left_out(struct snap *);
 void	 report_left_out(struct snap *);
 
 /* chunks.c */
-void	 plan_chunks(struct snap *);
+/* How t's rows are read (t->mode, t->chunks): --where, ranges, keyset, whole. */
+void	 chunk_table(struct snap *, struct table *);
 int	 key_is_integer(const struct table *);
 int	 key_bounds(struct snap *, struct table *, __int128 *lo, __int128 *hi);
 /* "k >= lo", "k < hi" or "k BETWEEN lo AND hi - 1"; owned by the caller */
@@ -372,7 +373,9 @@ void	 add_int128(struct buf *, __int128);
  * catalogue and prints it; part_begin() computes the plan (no plan file),
  * checks the catalogue against it and adds the part's header keys;
  * part_table() gives table t this part's chunks and id (1), or leaves it
- * out (0).  part_pre() and part_post(): does this stream carry the
+ * out (0).  plan_chunks() gives every table this run reads its id and
+ * its chunks: part_table()'s, or chunk_table()'s without a plan.
+ * part_pre() and part_post(): does this stream carry the
  * objects made before the rows (databases, tables, sequences: part 1),
  * or after them (routines, views, triggers, events: part N)?
  */
@@ -380,6 +383,7 @@ void	 plan_read(struct snap_opts *);
 void	 plan_print(struct snap *);
 void	 part_begin(struct snap *);
 int	 part_table(struct snap *, struct table *);
+void	 plan_chunks(struct snap *);
 int	 part_pre(const struct snap *);
 int	 part_post(const struct snap *);
 

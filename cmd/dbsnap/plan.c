@@ -629,6 +629,31 @@ part_table(struct snap *s, struct table *t)
 	return 1;
 }
 
+/*
+ * Every table this run reads gets its stream id and its chunks: from the
+ * --part plan, or by chunks.c as without one.
+ */
+void
+plan_chunks(struct snap *s)
+{
+	struct table	*t;
+	size_t		 i;
+
+	for (i = 0; i < s->ntables; i++) {
+		t = s->tables[i];
+		if (t->is_view || t->is_sequence || t->rows_elsewhere)
+			continue;
+		/* --part: the plan's ranges, or not in this part (id 0) */
+		if (s->plan != NULL) {
+			if (part_table(s, t) == 0)
+				continue;
+		} else
+			t->id = ++s->next_id;
+		if (t->nchunks == 0)
+			chunk_table(s, t);
+	}
+}
+
 int
 part_pre(const struct snap *s)
 {
