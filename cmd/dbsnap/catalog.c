@@ -3,9 +3,11 @@
  * --all-databases), and the walk over each database that reads their
  * columns, keys, definitions and objects; --list.
  *
- * Everything is read from information_schema and SHOW CREATE ... on
- * conns[0], inside its snapshot transaction (DDL itself is not versioned;
- * a concurrent ALTER is out of scope, as for every logical dump).
+ * Everything is read from information_schema and SHOW CREATE ... inside
+ * a snapshot transaction: conns[0]'s, or with -j above 1 conns[1]'s for
+ * the statements that hold no lock past their end (query_cat()).  DDL
+ * itself is not versioned; a concurrent ALTER is out of scope, as for
+ * every logical dump.
  */
 #include <errno.h>
 #include <err.h>
@@ -197,6 +199,7 @@ discover_tables(struct snap *s)
 
 	if (s->o->all_databases)
 		all_databases(s);
+	s->db_end = xcalloc(s->o->ndbs, sizeof(*s->db_end));
 	for (i = 0; i < s->o->ndbs; i++) {
 		buf_reset(&q);
 		buf_adds(&q, "SELECT 1 FROM information_schema.SCHEMATA "
@@ -210,10 +213,18 @@ discover_tables(struct snap *s)
 		if (!found)
 			die(s, "%s: no such database", s->o->dbs[i]);
 		discover_db(s, s->o->dbs[i]);
+		s->db_end[n] = s->ntables;
 		s->o->dbs[n++] = s->o->dbs[i];
 	}
 	s->o->ndbs = n;
 	buf_release(&q);
+}
+
+void
+db_span(const struct snap *s, size_t i, size_t *lo, size_t *hi)
+{
+	*lo = i > 0 ? s->db_end[i - 1] : 0;
+	*hi = s->db_end[i];
 }
 
 static char *
@@ -227,7 +238,7 @@ db_collation(struct snap *s, const char *db)
 	buf_adds(&q, "SELECT DEFAULT_COLLATION_NAME FROM "
 	    "information_schema.SCHEMATA WHERE SCHEMA_NAME = ");
 	lit(&q, db);
-	r = query_buf(s, db, &q);
+	r = query_cat(s, db, &q);
 	if ((row = mysql_fetch_row(r)) != NULL)
 		v = dup_col(r, row, 0);
 	mysql_free_result(r);
@@ -238,24 +249,23 @@ db_collation(struct snap *s, const char *db)
 void
 discover_details(struct snap *s)
 {
-	size_t	 i, j;
+	size_t	 i, j, lo, hi;
 	char	*dbcoll;
 	const char *db;
 
 	for (i = 0; i < s->o->ndbs; i++) {
 		db = s->o->dbs[i];
+		db_span(s, i, &lo, &hi);
 		dbcoll = db_collation(s, db);
 		if (!s->o->no_create)
 			database_object(s, db, dbcoll);
 		discover_columns(s, db);
-		for (j = 0; j < s->ntables; j++)
-			if (strcmp(s->tables[j]->schema, db) == 0)
-				table_details(s, s->tables[j], dbcoll);
-		discover_srids(s, db);
+		for (j = lo; j < hi; j++)
+			table_details(s, s->tables[j], dbcoll);
+		discover_srids(s, i);
 		discover_keys(s, db);
-		for (j = 0; j < s->ntables; j++)
-			if (strcmp(s->tables[j]->schema, db) == 0 &&
-			    !s->tables[j]->is_view &&
+		for (j = lo; j < hi; j++)
+			if (!s->tables[j]->is_view &&
 			    !s->tables[j]->is_sequence &&
 			    !s->tables[j]->rows_elsewhere) {
 				select_columns(s, s->tables[j]);

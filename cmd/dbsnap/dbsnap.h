@@ -205,6 +205,7 @@ struct snap {
 	MYSQL		**conns;	/* jobs connections; conns[0] controls */
 	struct table	**tables;	/* tables and views, in dump order */
 	size_t		 ntables;
+	size_t		*db_end;	/* o->dbs[i]'s: tables[db_end[i - 1]..db_end[i]) */
 	struct objlist	 dbobjs;	/* OBJ_DATABASE */
 	struct objlist	 routines;
 	struct objlist	 views;
@@ -300,6 +301,8 @@ void	 netread_uninstall(MYSQL *);
 /* catalog.c */
 void	 discover_tables(struct snap *);
 void	 discover_details(struct snap *);
+/* o->dbs[i]'s tables are s->tables[*lo..*hi) (one walk, not N x N) */
+void	 db_span(const struct snap *, size_t i, size_t *lo, size_t *hi);
 void	 list_tables(struct snap *);
 
 /* schema.c */
@@ -425,8 +428,8 @@ MYSQL_RES *sql_query(MYSQL *, const char *what, const char *q, size_t len);
 void	 write_header(struct snap *);
 void	 write_object(struct snap *, const struct object *);
 void	 write_objects(struct snap *, const struct objlist *);
-void	 write_table_objects(struct snap *, const char *db, int sequences);
-void	 discover_srids(struct snap *, const char *db);
+void	 write_table_objects(struct snap *, size_t dbi, int sequences);
+void	 discover_srids(struct snap *, size_t dbi);
 void	 run_workers(struct snap *);
 
 /* query.c: helpers that end dbsnap on failure */
@@ -439,6 +442,8 @@ void	 obj_push(struct objlist *, const struct object *);
 void	 must(struct buf *);		/* fail on b->err */
 void	 lit(struct buf *, const char *);	/* 'bytes' */
 MYSQL_RES *query_buf(struct snap *, const char *what, struct buf *q);
+/* The same for a statement that holds no lock past its end: see query.c */
+MYSQL_RES *query_cat(struct snap *, const char *what, struct buf *q);
 /* A column of a result row by its name, NULL if absent or SQL NULL. */
 char	*row_col(MYSQL_RES *, MYSQL_ROW, const char *name, size_t *lenp);
 char	*dup_col(MYSQL_RES *, MYSQL_ROW, int i);	/* owned, or NULL */

@@ -357,10 +357,10 @@ write_schema(struct snap *s)
 	 */
 	for (i = 0; i < s->o->ndbs && !s->o->no_create && part_pre(s); i++) {
 		write_object(s, &s->dbobjs.v[i]);
-		write_table_objects(s, s->o->dbs[i], 1);
+		write_table_objects(s, i, 1);
 	}
 	for (i = 0; i < s->o->ndbs && !s->o->no_create && part_pre(s); i++)
-		write_table_objects(s, s->o->dbs[i], 0);
+		write_table_objects(s, i, 0);
 	/* A failure from here on leaves a visibly truncated stream. */
 	if (frame_writer_flush(s->fw) == -1) {
 		if (errno == EPIPE)

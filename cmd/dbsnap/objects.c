@@ -31,7 +31,7 @@ show_create(struct snap *s, const char *what, const char *schema,
 		quote_ident2(&q, schema, name);
 	else
 		quote_ident(&q, schema, strlen(schema));
-	r = query_buf(s, ctx, &q);
+	r = query_cat(s, ctx, &q);
 	buf_release(&q);
 	if (r == NULL || (*rowp = mysql_fetch_row(r)) == NULL)
 		die(s, "%s: SHOW CREATE %s returned nothing", ctx, what);
@@ -200,7 +200,7 @@ table_srids(struct snap *s, struct table *t)
 	lit(&q, t->schema);
 	buf_adds(&q, " AND F_TABLE_NAME = ");
 	lit(&q, t->name);
-	r = query_buf(s, ctx2(t->schema, t->name), &q);
+	r = query_cat(s, ctx2(t->schema, t->name), &q);
 	while ((row = mysql_fetch_row(r)) != NULL) {
 		if (row[0] == NULL || row[1] == NULL)
 			continue;
@@ -219,15 +219,15 @@ table_srids(struct snap *s, struct table *t)
 
 /* The SRIDs of db's tables that have a spatial column; no query if none. */
 void
-discover_srids(struct snap *s, const char *db)
+discover_srids(struct snap *s, size_t dbi)
 {
-	size_t	 i;
+	size_t	 i, lo, hi;
 
 	if (!is_mariadb(s->conns[0]))
 		return;
-	for (i = 0; i < s->ntables; i++)
-		if (strcmp(s->tables[i]->schema, db) == 0 &&
-		    !s->tables[i]->is_view && table_is_spatial(s->tables[i]))
+	db_span(s, dbi, &lo, &hi);
+	for (i = lo; i < hi; i++)
+		if (!s->tables[i]->is_view && table_is_spatial(s->tables[i]))
 			table_srids(s, s->tables[i]);
 }
 
@@ -252,7 +252,7 @@ list_objects(struct snap *s, const char *db, const char *dbcoll,
 		    "ACTION_TIMING, EVENT_MANIPULATION, ACTION_ORDER");
 	else
 		buf_adds(&q, " ORDER BY 2, BINARY 1");
-	r = query_buf(s, db, &q);
+	r = query_cat(s, db, &q);
 	n = mysql_num_rows(r);
 	for (i = 0; i < n; i++) {
 		row = mysql_fetch_row(r);
@@ -375,7 +375,7 @@ origin_event_status(struct snap *s, const char *db)
 	    "@@server_id AND EVENT_SCHEMA = ");
 	lit(&q, db);
 	buf_adds(&q, " ORDER BY BINARY EVENT_NAME");
-	r = query_buf(s, db, &q);
+	r = query_cat(s, db, &q);
 	while ((row = mysql_fetch_row(r)) != NULL)
 		for (i = 0; row[0] != NULL && i < s->events.n; i++)
 			if (strcmp(s->events.v[i].schema, db) == 0 &&

@@ -135,7 +135,7 @@ collation_ids(struct snap *s, const char *db, struct table **ts, size_t n)
 		}
 	buf_addc(&q, ')');
 	if (names > 0) {
-		r = query_buf(s, db, &q);
+		r = query_cat(s, db, &q);
 		while ((row = mysql_fetch_row(r)) != NULL) {
 			if (row[0] == NULL || row[1] == NULL)
 				continue;
@@ -176,7 +176,7 @@ discover_columns(struct snap *s, const char *db)
 	    "FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = ");
 	lit(&q, db);
 	buf_adds(&q, " ORDER BY BINARY c.TABLE_NAME, c.ORDINAL_POSITION");
-	r = query_buf(s, db, &q);
+	r = query_cat(s, db, &q);
 	while ((row = mysql_fetch_row(r)) != NULL) {
 		if (row[0] == NULL || row[1] == NULL || row[2] == NULL ||
 		    row[3] == NULL)
@@ -269,7 +269,7 @@ discover_keys(struct snap *s, const char *db)
 	lit(&q, db);
 	buf_adds(&q, " ORDER BY BINARY TABLE_NAME, INDEX_NAME <> 'PRIMARY', "
 	    "BINARY INDEX_NAME, SEQ_IN_INDEX");
-	r = query_buf(s, db, &q);
+	r = query_cat(s, db, &q);
 	while ((row = mysql_fetch_row(r)) != NULL) {
 		if (row[0] == NULL || row[1] == NULL || row[3] == NULL)
 			continue;

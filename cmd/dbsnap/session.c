@@ -33,8 +33,20 @@ static const char *const session_sql[] = {
 	"SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
 };
 
+/*
+ * use_stat_tables NEVER: else every statement that opens a table not yet
+ * opened reads its engine-independent statistics, opening
+ * mysql.table_stats, column_stats and index_stats, and each open searches
+ * the connection's metadata locks one by one; the snapshot transaction
+ * holds one for every table it has opened (ROLLBACK TO SAVEPOINT does not
+ * release them while the binary log is on), so the catalogue's cost per
+ * table grew with the tables before it (0.07 ms for a LIMIT 0 at 400
+ * tables, 0.49 ms at 4,000).  The rows read are the same: every SELECT
+ * orders by a unique key or reads a whole table.
+ */
 static const char *const session_sql_mariadb[] = {
 	"SET SESSION max_statement_time = 0",
+	"SET SESSION use_stat_tables = NEVER",
 };
 
 int

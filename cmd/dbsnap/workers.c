@@ -265,16 +265,17 @@ write_table(struct snap *s, struct table *t)
 
 /* The sequences, or the tables, of one database (CREATE SEQUENCE/TABLE). */
 void
-write_table_objects(struct snap *s, const char *db, int sequences)
+write_table_objects(struct snap *s, size_t dbi, int sequences)
 {
 	struct object	 o;
-	size_t		 i;
+	size_t		 i, lo, hi;
 	struct table	*t;
 	char		 round[32], est[32], ntrg[32];
 
-	for (i = 0; i < s->ntables; i++) {
+	db_span(s, dbi, &lo, &hi);
+	for (i = lo; i < hi; i++) {
 		t = s->tables[i];
-		if (t->is_view || strcmp(t->schema, db) != 0 ||
+		if (t->is_view ||
 		    !t->is_sequence != !sequences)
 			continue;
 		memset(&o, 0, sizeof(o));
