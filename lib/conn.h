@@ -46,7 +46,7 @@ enum {
  */
 extern const struct opt conn_options[];
 /* In a struct opt_prog initializer: the program connects with c. */
-#define CONN_PROG(c)	.conn = (c), .conn_files = conn_files
+#define CONN_PROG(c)	.conn = (c), .set_files = conn_files
 
 /*
  * The option files opt_parse() found on the command line (NULL: none),

@@ -520,8 +520,8 @@ pass_conn(const struct opt_prog *prog)
 {
 	const char	*errstr;
 
-	if (prog->conn != NULL && prog->conn_files != NULL &&
-	    prog->conn_files(prog->conn, common.defaults_file,
+	if (prog->conn != NULL && prog->set_files != NULL &&
+	    prog->set_files(prog->conn, common.defaults_file,
 	    common.defaults_extra_file, common.no_defaults, &errstr) == -1)
 		errx(2, "%s", errstr);
 }

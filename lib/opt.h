@@ -104,8 +104,9 @@ struct opt_prog {
 	const char	*version;	/* --version's line, "name 1.2.3" */
 	int		 help_ch;	/* short letter for --help, 0: none */
 	struct conn_opts *conn;		/* a program that connects; or NULL */
-	/* With conn: hand it the option files to read (CONN_PROG() sets it). */
-	int		(*conn_files)(struct conn_opts *, const char *file,
+	/* With conn: hand it the option files to read (CONN_PROG() sets it to
+	 * conn_files(); a pointer, so that opt.c needs no conn.c). */
+	int		(*set_files)(struct conn_opts *, const char *file,
 			    const char *extra_file, int no_defaults,
 			    const char **errstr);
 	struct opt_set	 sets[OPT_MAX_SETS];	/* the first with opts NULL ends */
