@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,4 +159,10 @@ refuse_terminal(int fd, const char *doing, const char *hint)
 		errx(2, "%s is a terminal: refusing to %s (%s)",
 		    fd == STDIN_FILENO ? "stdin" : fd == STDOUT_FILENO ?
 		    "stdout" : "output", doing, hint);
+}
+
+void
+return_large_buffers(void)
+{
+	(void)mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }

@@ -57,6 +57,15 @@ int	 errf(char *err, size_t size, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 int	 verrf(char *err, size_t size, const char *fmt, va_list);
 
+/*
+ * Make buffers of 1 MiB and more (a large value, Connector/C's packet or
+ * request) go back to the system when freed: glibc would otherwise raise
+ * its mmap threshold past them after the first free and keep the next
+ * ones in a thread's arena after they are freed.  For programs that hold
+ * huge values one at a time; call before the threads start.
+ */
+void	 return_large_buffers(void);
+
 /* Seconds on CLOCK_MONOTONIC, for durations and rates. */
 double	 mono_now(void);
 

@@ -15,7 +15,6 @@
 #include <sys/uio.h>
 
 #include <err.h>
-#include <malloc.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -828,13 +827,8 @@ run_workers(struct snap *s)
 	qsort(tasks, ntasks, sizeof(*tasks), cmp_task);
 	progress_total(s->prog, ntab, rows, bytes);
 
-	/*
-	 * Large buffers (a spooled copy of a large value, Connector/C's
-	 * packet buffer) go back to the system when freed: glibc would
-	 * otherwise raise its mmap threshold past them after the first free
-	 * and keep the next ones in a thread's arena after they are freed.
-	 */
-	(void)mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	/* (a spooled copy of a large value, Connector/C's packet buffer) */
+	return_large_buffers();
 	w = xcalloc(s->o->jobs, sizeof(*w));
 	for (i = 0; i < s->o->jobs; i++) {
 		binrow_install(s->conns[i]);

@@ -276,6 +276,30 @@ unit_new(struct loader *l, struct ld_table *t)
 	return u;
 }
 
+/*
+ * A ROWS payload over twice --commit-every that starts its unit: the
+ * frame reader's buffer it was read into, taken (frame_reader_take()) and
+ * the payload moved to its start, so that a huge row is held once, as a
+ * huge statement is (stmtunit.c).  1, or 0 where it is not (then it is
+ * copied).  After it f->p is not to be read: the unit may be freed.
+ */
+static int
+take_rows(struct loader *l, struct sx_rows *r, const struct frame *f)
+{
+	void	*p;
+	size_t	 cap;
+
+	if (r->n != 0 || r->data.p != NULL || f->len / 2 <=
+	    l->o->commit_every || l->x->rd == NULL ||
+	    frame_reader_take(l->x->rd, &p, &cap) == -1)
+		return 0;
+	memmove(p, f->p, f->len);
+	r->data.p = p;
+	r->data.len = f->len;
+	r->data.cap = cap;
+	return 1;
+}
+
 /* Append a ROWS payload to the unit of its table. */
 static int
 rows(struct loader *l, const struct frame *f)
@@ -308,7 +332,8 @@ rows(struct loader *l, const struct frame *f)
 		r->end = ne;
 		r->cap = r->cap ? r->cap * 2 : 8;
 	}
-	buf_add(&r->data, f->p, f->len);
+	if (!take_rows(l, r, f))
+		buf_add(&r->data, f->p, f->len);
 	if (r->data.err)
 		return ld_frame_error(l, f, "%s", strerror(ENOMEM));
 	r->end[r->n++] = r->data.len;

@@ -196,6 +196,7 @@ main(int argc, char *argv[])
 	int		 r, fd = STDIN_FILENO;
 
 	parse(argc, argv);
+	return_large_buffers();	/* a huge row or statement's copies */
 	/* The parts are checked before anything connects. */
 	if (o->ninputs > 0) {
 		ps = sx_parts_open(o->inputs, o->ninputs);

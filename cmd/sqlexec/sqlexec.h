@@ -161,6 +161,16 @@ struct sx_stmt {
 
 #define SX_NOCTX	((size_t)-1)
 
+/*
+ * A unit over twice --commit-every holds one copy of a huge statement or
+ * row: its share (u->large) of the x->nconn copies that may be pushed and
+ * not yet freed.  A snapshot unit that a worker sends whole by one bulk
+ * execute (bulk.c) counts twice: Connector/C builds the request in a copy
+ * of it.
+ */
+#define SX_LARGE	1
+#define SX_LARGE_WHOLE	2
+
 /* A unit: consecutive parallel statements run as one transaction. */
 struct sx_unit {
 	uint64_t	 seq;		/* 1, 2, ... in input order */
@@ -176,7 +186,8 @@ struct sx_unit {
 	struct sx_stmt	*st;
 	size_t		 n, cap;
 	struct sx_unit	*next;		/* queue link */
-	int		 large;		/* over 2 x commit_every: in qlarge */
+	int		 large;		/* over 2 x commit_every: its share of
+					   qlarge, SX_LARGE or SX_LARGE_WHOLE */
 	uint64_t	 gen;		/* x->wound_gen when its work began */
 };
 
@@ -219,7 +230,8 @@ struct sx {
 	pthread_cond_t	 cv_commit;	/* committed_seq moved or stop */
 	struct sx_unit	*qhead, *qtail;
 	size_t		 qlen, qmax;
-	size_t		 qlarge;	/* large units pushed, not yet freed */
+	size_t		 qlarge;	/* large units' shares pushed, not
+					   yet freed (SX_LARGE) */
 	int		 closed;
 	uint64_t	 next_seq;	/* seq of the next unit */
 	uint64_t	 committed_seq;	/* units 1..committed_seq committed */

@@ -143,18 +143,23 @@ sx_rows_free(struct sx_rows *r)
  * Queue u for the workers, waiting for room: at most qmax units queued,
  * and of units over twice commit_every (a huge statement or row: a unit
  * ends once past commit_every, so others stay below that) at most one
- * per connection pushed and not yet freed, so that memory stays within
- * sqlexec(1)'s bound however many there are in a row.
+ * per connection pushed and not yet freed (SX_LARGE_WHOLE: two), so that
+ * memory stays within sqlexec(1)'s bound however many there are in a
+ * row.
  */
 void
 sx_push(struct sx *x, struct sx_unit *u)
 {
 	size_t	 bytes = u->rows != NULL ? u->rows->data.len : u->text.len;
 
-	u->large = bytes / 2 > x->o->commit_every;
+	u->large = 0;
+	if (bytes / 2 > x->o->commit_every)
+		u->large = u->rows != NULL && !u->rows->text &&
+		    x->nconn >= SX_LARGE_WHOLE && x->max_packet > 1024 &&
+		    bytes < x->max_packet - 1024 ? SX_LARGE_WHOLE : SX_LARGE;
 	pthread_mutex_lock(&x->mu);
 	while ((x->qlen >= x->qmax || (u->large &&
-	    x->qlarge >= (size_t)x->nconn)) && !x->stop)
+	    x->qlarge + (size_t)u->large > (size_t)x->nconn)) && !x->stop)
 		pthread_cond_wait(&x->cv_space, &x->mu);
 	if (x->stop) {
 		pthread_mutex_unlock(&x->mu);

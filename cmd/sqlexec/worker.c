@@ -391,7 +391,7 @@ worker(void *arg)
 		if (large) {
 			/* its memory is back: another large unit may come */
 			pthread_mutex_lock(&x->mu);
-			x->qlarge--;
+			x->qlarge -= (size_t)large;
 			pthread_cond_broadcast(&x->cv_space);
 			pthread_mutex_unlock(&x->mu);
 		}
