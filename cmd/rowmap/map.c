@@ -381,9 +381,7 @@ rm_free(struct rm *st)
 	for (i = 0; i < st->ntabs; i++)
 		rm_tab_free(st->tabs[i]);
 	free(st->tabs);
-	for (i = 0; i < st->nstrs; i++)
-		rm_stream_free(st->strs[i]);
-	free(st->strs);
+	stbls_free(&st->strs);
 	for (i = 0; i < st->nheld; i++)
 		free(st->held[i].p);
 	free(st->held);
@@ -409,6 +407,7 @@ rowmap(int fd, int out_fd, const struct rowmap_opts *o, const char **errmsg)
 	int		 r = -1, input = 0, reason;
 
 	memset(&st, 0, sizeof(st));
+	st.strs.release = rm_stream_release;
 	st.o = o;
 	st.holding = 1;
 	if ((fr = frame_reader_new(fd, 0)) == NULL ||

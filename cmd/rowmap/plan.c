@@ -14,28 +14,13 @@
 #include "state.h"
 
 void
-rm_stream_free(struct rstream *s)
+rm_stream_release(struct stbl *b)
 {
-	if (s == NULL)
-		return;
-	rp_table_free(s->t);
+	struct rstream	*s = (struct rstream *)b;
+
 	free(s->plan);
 	free(s->in);
 	free(s->out);
-	free(s);
-}
-
-static struct rstream *
-stream_find(struct rm *st, uint64_t id)
-{
-	size_t	 i;
-
-	if (st->last != NULL && st->last->id == id)
-		return st->last;
-	for (i = 0; i < st->nstrs; i++)
-		if (st->strs[i]->id == id)
-			return st->last = st->strs[i];
-	return NULL;
 }
 
 /* Can column c of table t take the value of --set? */
@@ -103,7 +88,7 @@ op_for(const struct rtab *tab, const char *col)
 static int
 plan_table(struct rm *st, struct rstream *s, struct rtab *tab)
 {
-	struct rp_table	*t = s->t;
+	struct rp_table	*t = s->s.t;
 	const struct rm_colop *op;
 	size_t		 i, j, n = 0;
 
@@ -139,33 +124,21 @@ plan_table(struct rm *st, struct rstream *s, struct rtab *tab)
 int
 rm_do_table(struct rm *st, const struct frame *f)
 {
-	struct rstream	*s, **v;
+	struct rstream	*s;
 	struct rtab	*tab;
 	struct rp_table	*t;
 	char		*db, *name;
 	size_t		 ncols;
 
-	if ((t = dec_table(f)) == NULL)
-		return rm_fail(st, "corrupt or unreadable table frame");
-	if (stream_find(st, t->id) != NULL) {
-		rp_table_free(t);
-		return rm_fail(st, "table id %" PRIu64 " sent twice", t->id);
-	}
+	if ((s = stbls_add(&st->strs, f, sizeof(*s))) == NULL)
+		return rm_fail(st, "%s", st->strs.why);
+	t = s->s.t;
 	ncols = t->ncols;
-	if ((s = calloc(1, sizeof(*s))) == NULL ||
-	    (s->plan = calloc(ncols + 1, sizeof(*s->plan))) == NULL ||
+	if ((s->plan = calloc(ncols + 1, sizeof(*s->plan))) == NULL ||
 	    (s->in = calloc(ncols + 1, sizeof(*s->in))) == NULL ||
 	    (s->out = calloc(ncols + 1, sizeof(*s->out))) == NULL ||
-	    (v = reallocarray(st->strs, st->nstrs + 1, sizeof(*v))) == NULL ||
-	    (tab = rm_tab(st, t->schema, t->name, 1)) == NULL) {
-		rp_table_free(t);
-		rm_stream_free(s);
+	    (tab = rm_tab(st, t->schema, t->name, 1)) == NULL)
 		return rm_fail(st, "%s", strerror(ENOMEM));
-	}
-	st->strs = v;
-	st->strs[st->nstrs++] = s;
-	s->id = t->id;
-	s->t = t;
 	s->tab = tab;
 	s->keep = tab->keep;
 	s->copy = 1;
@@ -193,7 +166,7 @@ rm_do_table(struct rm *st, const struct frame *f)
 	t->name = name;
 	if (frame_end(st->fw, FT_TABLE, 0) == -1)
 		return rm_wfail(st);
-	progress_total(st->prog, st->nstrs, 0, 0);
+	progress_total(st->prog, st->strs.n, 0, 0);
 	return 0;
 }
 
@@ -237,11 +210,9 @@ rm_do_rows(struct rm *st, const struct frame *f)
 	uint32_t	 n = 0;
 	int		 k;
 
-	if (dec_rows_begin(f, &r) == -1)
-		return rm_fail(st, "corrupt rows frame");
-	if ((s = stream_find(st, r.table_id)) == NULL)
-		return rm_fail(st, "rows for unknown table id %" PRIu64,
-		    r.table_id);
+	if ((s = stbls_rows(&st->strs, f, &r)) == NULL)
+		return rm_fail(st, "%s", st->strs.why);
+	s->s.rows += r.nrows;	/* of the frame: copied ones are not decoded */
 	if (!s->keep)
 		return 0;
 	progress_add(st->prog, 0, r.nrows, f->len);	/* bytes of rows read */
@@ -251,7 +222,7 @@ rm_do_rows(struct rm *st, const struct frame *f)
 		return 0;
 	}
 	b = frame_begin(st->fw);
-	enc_rows_begin(b, s->id, 0);
+	enc_rows_begin(b, s->s.id, 0);
 	at = b->len;
 	while ((k = dec_rows_next(&r, s->in, s->nin)) == 1) {
 		for (i = 0; i < s->nout; i++) {
@@ -262,8 +233,8 @@ rm_do_rows(struct rm *st, const struct frame *f)
 	}
 	if (k == -1) {
 		frame_cancel(st->fw);
-		return rm_fail(st, "%s.%s: corrupt row", s->t->schema,
-		    s->t->name);
+		return rm_fail(st, "%s.%s: corrupt row", s->s.t->schema,
+		    s->s.t->name);
 	}
 	enc_rows_patch(b, at, n);
 	if (frame_end(st->fw, FT_ROWS, f->flags) == -1)
@@ -274,13 +245,10 @@ rm_do_rows(struct rm *st, const struct frame *f)
 int
 rm_do_table_end(struct rm *st, const struct frame *f)
 {
-	uint64_t	 id, rows;
 	struct rstream	*s;
 
-	if (dec_table_end(f, &id, &rows) == -1)
-		return rm_fail(st, "corrupt table end frame");
-	if ((s = stream_find(st, id)) == NULL)
-		return rm_fail(st, "end of unknown table id %" PRIu64, id);
+	if ((s = stbls_end(&st->strs, f)) == NULL)
+		return rm_fail(st, "%s", st->strs.why);
 	if (!s->keep)
 		return 0;
 	progress_add(st->prog, 1, 0, 0);

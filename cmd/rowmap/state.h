@@ -7,6 +7,7 @@
 #include "frame.h"
 #include "progress.h"
 #include "rowmap.h"
+#include "stbl.h"
 
 /* A table of the stream by its source name: its DDL and its transforms. */
 struct rtab {
@@ -31,10 +32,9 @@ struct cplan {
 
 /* A table of the stream by its TABLE frame id. */
 struct rstream {
-	uint64_t	 id;
+	struct stbl	 s;		/* first: its id, TABLE frame, rows */
 	int		 keep;
 	int		 copy;		/* no column transform: frames as they are */
-	struct rp_table	*t;		/* the input's columns */
 	struct rtab	*tab;
 	struct cplan	*plan;
 	size_t		 nin, nout;
@@ -54,9 +54,7 @@ struct rm {
 	struct frame_writer *fw;
 	struct rtab	**tabs;
 	size_t		 ntabs;
-	struct rstream	**strs;
-	size_t		 nstrs;
-	struct rstream	*last;
+	struct stbls	 strs;		/* struct rstream by TABLE frame id */
 	struct held	*held;
 	size_t		 nheld;
 	int		 holding;	/* before the first rows: hold objects */
@@ -94,6 +92,6 @@ int	 rm_check_body(struct rm *, const struct rp_object *, int words);
 int	 rm_do_table(struct rm *, const struct frame *);
 int	 rm_do_rows(struct rm *, const struct frame *);
 int	 rm_do_table_end(struct rm *, const struct frame *);
-void	 rm_stream_free(struct rstream *);
+void	 rm_stream_release(struct stbl *);	/* strs.release */
 
 #endif

@@ -23,6 +23,7 @@
 #include "frame.h"
 #include "progress.h"
 #include "sqlvalue.h"
+#include "stbl.h"
 #include "utf8.h"
 #include "util.h"
 #include "rows2json.h"
@@ -43,21 +44,17 @@ enum jkind {
 };
 
 struct jtbl {
-	uint64_t	 id;
-	struct rp_table	*t;
+	struct stbl	 s;		/* first: its id, TABLE frame, rows */
 	struct buf	 prefix;	/* {"type":"row","db":..,"table":..,"row":{ */
 	struct buf	*keys;		/* "name": per column */
 	int		*kinds;		/* enum jkind per column */
 	struct rp_val	*vals;
-	uint64_t	 rows;
 };
 
 struct r2j {
 	int		 out_fd;
 	struct buf	 out;
-	struct jtbl	**tbls;
-	size_t		 ntbls;
-	struct jtbl	*last;
+	struct stbls	 tbls;
 	struct progress	*prog;
 	uint64_t	 tot_tables, tot_rows;
 	const struct frame *f;
@@ -283,34 +280,19 @@ do_object(struct r2j *st, const struct frame *f)
 	return line_end(st);
 }
 
-static struct jtbl *
-tbl_find(struct r2j *st, uint64_t id)
-{
-	size_t	 i;
-
-	if (st->last != NULL && st->last->id == id)
-		return st->last;
-	for (i = 0; i < st->ntbls; i++)
-		if (st->tbls[i]->id == id)
-			return st->last = st->tbls[i];
-	return NULL;
-}
-
+/* stbls_free()'s release: the members of a jtbl past its struct stbl. */
 static void
-tbl_free(struct jtbl *tb)
+tbl_release(struct stbl *s)
 {
-	size_t	 i;
+	struct jtbl	*tb = (struct jtbl *)s;
+	size_t		 i;
 
-	if (tb == NULL)
-		return;
-	for (i = 0; tb->keys != NULL && i < tb->t->ncols; i++)
+	for (i = 0; tb->keys != NULL && i < s->t->ncols; i++)
 		buf_release(&tb->keys[i]);
 	free(tb->keys);
 	free(tb->kinds);
 	free(tb->vals);
 	buf_release(&tb->prefix);
-	rp_table_free(tb->t);
-	free(tb);
 }
 
 static int
@@ -338,7 +320,7 @@ col_kind(const struct r2j *st, const struct rp_column *c)
 static int
 table_line(struct r2j *st, struct jtbl *tb)
 {
-	const struct rp_table *t = tb->t;
+	const struct rp_table *t = tb->s.t;
 	struct buf	*b = &st->out;
 	size_t		 i;
 
@@ -382,33 +364,17 @@ table_line(struct r2j *st, struct jtbl *tb)
 static int
 do_table(struct r2j *st, const struct frame *f)
 {
-	struct rp_table	*t;
-	struct jtbl	*tb, **nt;
+	const struct rp_table *t;
+	struct jtbl	*tb;
 	const char	*est;
 
-	if ((t = dec_table(f)) == NULL)
-		return fail(st, "corrupt or unreadable table frame");
-	if (tbl_find(st, t->id) != NULL) {
-		rp_table_free(t);
-		return fail(st, "table id %" PRIu64 " sent twice", t->id);
-	}
-	if ((tb = calloc(1, sizeof(*tb))) == NULL ||
-	    (tb->keys = calloc(t->ncols + 1, sizeof(*tb->keys))) == NULL ||
+	if ((tb = stbls_add(&st->tbls, f, sizeof(*tb))) == NULL)
+		return fail(st, "%s", st->tbls.why);
+	t = tb->s.t;
+	if ((tb->keys = calloc(t->ncols + 1, sizeof(*tb->keys))) == NULL ||
 	    (tb->kinds = calloc(t->ncols + 1, sizeof(*tb->kinds))) == NULL ||
-	    (tb->vals = calloc(t->ncols + 1, sizeof(*tb->vals))) == NULL ||
-	    (nt = reallocarray(st->tbls, st->ntbls + 1,
-	    sizeof(*st->tbls))) == NULL) {
-		if (tb != NULL)
-			tb->t = t;
-		else
-			rp_table_free(t);
-		tbl_free(tb);
+	    (tb->vals = calloc(t->ncols + 1, sizeof(*tb->vals))) == NULL)
 		return fail(st, "%s", strerror(ENOMEM));
-	}
-	tb->t = t;
-	tb->id = t->id;
-	st->tbls = nt;
-	st->tbls[st->ntbls++] = tb;
 	st->tot_tables++;
 	if ((est = rp_kv_get(&t->attrs, "rows_estimate")) != NULL)
 		st->tot_rows += strtoull(est, NULL, 10);
@@ -440,7 +406,7 @@ row_bound(const struct jtbl *tb)
 {
 	size_t	 i, n = tb->prefix.len + 4, l;
 
-	for (i = 0; i < tb->t->ncols; i++) {
+	for (i = 0; i < tb->s.t->ncols; i++) {
 		l = tb->vals[i].len;
 		n += tb->keys[i].len + 1 + (JSTR_MAX(l) > JB64_MAX(l) ?
 		    JSTR_MAX(l) : JB64_MAX(l));
@@ -460,7 +426,7 @@ row_line(struct r2j *st, struct jtbl *tb)
 	o = b->p + b->len;
 	memcpy(o, tb->prefix.p, tb->prefix.len);
 	o += tb->prefix.len;
-	for (i = 0; i < tb->t->ncols; i++) {
+	for (i = 0; i < tb->s.t->ncols; i++) {
 		if (i > 0)
 			*o++ = ',';
 		memcpy(o, tb->keys[i].p, tb->keys[i].len);
@@ -483,41 +449,32 @@ do_rows(struct r2j *st, const struct frame *f)
 	struct jtbl	*tb;
 	int		 k;
 
-	if (dec_rows_begin(f, &r) == -1)
-		return fail(st, "corrupt rows frame");
-	if ((tb = tbl_find(st, r.table_id)) == NULL)
-		return fail(st, "rows for unknown table id %" PRIu64,
-		    r.table_id);
+	if ((tb = stbls_rows(&st->tbls, f, &r)) == NULL)
+		return fail(st, "%s", st->tbls.why);
 	progress_add(st->prog, 0, r.nrows, 0);
-	while ((k = dec_rows_next(&r, tb->vals, tb->t->ncols)) == 1) {
-		tb->rows++;
+	while ((k = dec_rows_next(&r, tb->vals, tb->s.t->ncols)) == 1) {
+		tb->s.rows++;
 		if (row_line(st, tb) == -1)
 			return -1;
 	}
 	if (k == -1)
-		return fail(st, "%s.%s: corrupt row %" PRIu64, tb->t->schema,
-		    tb->t->name, tb->rows + 1);
+		return fail(st, "%s.%s: corrupt row %" PRIu64, tb->s.t->schema,
+		    tb->s.t->name, tb->s.rows + 1);
 	return 0;
 }
 
 static int
 do_table_end(struct r2j *st, const struct frame *f)
 {
-	uint64_t	 id, rows;
 	struct jtbl	*tb;
 
-	if (dec_table_end(f, &id, &rows) == -1)
-		return fail(st, "corrupt table end frame");
-	if ((tb = tbl_find(st, id)) == NULL)
-		return fail(st, "end of unknown table id %" PRIu64, id);
-	if (rows != tb->rows)
-		return fail(st, "%s.%s: %" PRIu64 " rows announced, %" PRIu64
-		    " received", tb->t->schema, tb->t->name, rows, tb->rows);
+	if ((tb = stbls_end(&st->tbls, f)) == NULL)
+		return fail(st, "%s", st->tbls.why);
 	progress_add(st->prog, 1, 0, 0);
 	buf_adds(&st->out, "{\"type\":\"end\"");
-	add_field_name(&st->out, "db", tb->t->schema);
-	add_field_name(&st->out, "name", tb->t->name);
-	buf_addf(&st->out, ",\"rows\":%" PRIu64 "}", rows);
+	add_field_name(&st->out, "db", tb->s.t->schema);
+	add_field_name(&st->out, "name", tb->s.t->name);
+	buf_addf(&st->out, ",\"rows\":%" PRIu64 "}", tb->s.rows);
 	return line_end(st);
 }
 
@@ -590,10 +547,10 @@ rows2json(int fd, int out_fd, const struct r2j_opts *o, const char **errmsg)
 	struct frame_reader *fr;
 	struct frame	 f;
 	enum frame_status s;
-	size_t		 i;
 	int		 r = -1;
 
 	memset(&st, 0, sizeof(st));
+	st.tbls.release = tbl_release;
 	st.out_fd = out_fd;
 	st.convert = o->convert;
 	if ((fr = frame_reader_new(fd, 0)) == NULL || (st.prog =
@@ -634,9 +591,7 @@ out:
 		snprintf(msg, sizeof(msg), "%s", st.errbuf);
 	progress_end(st.prog, r == 0);
 	frame_reader_free(fr);
-	for (i = 0; i < st.ntbls; i++)
-		tbl_free(st.tbls[i]);
-	free(st.tbls);
+	stbls_free(&st.tbls);
 	buf_release(&st.out);
 	buf_release(&st.conv);
 	*errmsg = msg;

@@ -41,11 +41,7 @@ do_frame(struct r2s *st, const struct frame *f)
 static void
 r2s_free(struct r2s *st)
 {
-	size_t	 i;
-
-	for (i = 0; i < st->ntbls; i++)
-		tbl_free(st->tbls[i]);
-	free(st->tbls);
+	stbls_free(&st->tbls);
 	objsql_free(st->objs);
 	free(st->cur_db);
 	buf_release(&st->out);
@@ -65,6 +61,7 @@ rows2sql(int fd, int out_fd, const struct r2s_opts *o, const char **errmsg)
 	int		 r = -1, reason;
 
 	memset(&st, 0, sizeof(st));
+	st.tbls.release = tbl_release;
 	st.o = o;
 	st.out_fd = out_fd;
 	st.limit = o->max_packet > R2S_PACKET_SLACK * 2 ?

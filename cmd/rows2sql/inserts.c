@@ -15,68 +15,33 @@
 /* Values longer than this move into user variables in an oversize row. */
 #define PIECE_MIN	256
 
-static struct tbl *
-tbl_find(struct r2s *st, uint64_t id)
-{
-	size_t	 i;
-
-	if (st->last != NULL && st->last->id == id)
-		return st->last;
-	for (i = 0; i < st->ntbls; i++)
-		if (st->tbls[i]->id == id)
-			return st->last = st->tbls[i];
-	return NULL;
-}
-
 void
-tbl_free(struct tbl *tb)
+tbl_release(struct stbl *s)
 {
-	if (tb == NULL)
-		return;
-	rp_table_free(tb->t);
+	struct tbl	*tb = (struct tbl *)s;
+
 	free(tb->cols);
 	free(tb->vals);
 	buf_release(&tb->prefix);
 	buf_release(&tb->suffix);
-	free(tb);
 }
 
 int
 do_table(struct r2s *st, const struct frame *f)
 {
-	struct rp_table	*t;
-	struct tbl	*tb, **nt;
+	const struct rp_table *t;
+	struct tbl	*tb;
 	struct buf	*p;
 	size_t		 i, n = 0, nupd = 0;
-	uint64_t	 id;
 
-	if ((t = dec_table(f)) == NULL)
-		return fail(st, "corrupt or unreadable table frame");
-	if (t->ncols == 0) {
-		rp_table_free(t);
+	if ((tb = stbls_add(&st->tbls, f, sizeof(*tb))) == NULL)
+		return fail(st, "%s", st->tbls.why);
+	t = tb->s.t;
+	if (t->ncols == 0)
 		return fail(st, "table frame with no columns");
-	}
-	if ((tb = calloc(1, sizeof(*tb))) == NULL ||
-	    (tb->cols = calloc(t->ncols, sizeof(*tb->cols))) == NULL ||
-	    (tb->vals = calloc(t->ncols, sizeof(*tb->vals))) == NULL) {
-		tbl_free(tb);
-		rp_table_free(t);
+	if ((tb->cols = calloc(t->ncols, sizeof(*tb->cols))) == NULL ||
+	    (tb->vals = calloc(t->ncols, sizeof(*tb->vals))) == NULL)
 		return fail(st, "%s", strerror(ENOMEM));
-	}
-	tb->t = t;
-	tb->id = t->id;
-	if (tbl_find(st, t->id) != NULL) {
-		id = t->id;
-		tbl_free(tb);		/* frees t too */
-		return fail(st, "table id %" PRIu64 " sent twice", id);
-	}
-	nt = reallocarray(st->tbls, st->ntbls + 1, sizeof(*st->tbls));
-	if (nt == NULL) {
-		tbl_free(tb);
-		return fail(st, "%s", strerror(ENOMEM));
-	}
-	st->tbls = nt;
-	st->tbls[st->ntbls++] = tb;
 	tb->keep = names_keep(&st->o->names, t->schema, t->name) && !st->o->no_data;
 	if (tb->keep) {
 		const char *est = rp_kv_get(&t->attrs, "rows_estimate");
@@ -141,7 +106,7 @@ row_min(const struct tbl *tb)
 {
 	size_t	 i, n = 2;
 
-	for (i = 0; i < tb->t->ncols; i++)
+	for (i = 0; i < tb->s.t->ncols; i++)
 		if (tb->cols[i].emit)
 			n += 1 + tb->vals[i].len;
 	return n;
@@ -175,7 +140,7 @@ row_pieces(struct r2s *st, struct tbl *tb)
 	int	 first = 1;
 	char	 var[32];
 
-	for (i = 0; i < tb->t->ncols; i++) {
+	for (i = 0; i < tb->s.t->ncols; i++) {
 		const struct rp_val *v = &tb->vals[i];
 
 		if (!tb->cols[i].emit || v->p == NULL ||
@@ -218,7 +183,7 @@ row_pieces(struct r2s *st, struct tbl *tb)
 	start = st->out.len;
 	buf_add(&st->out, tb->prefix.p, tb->prefix.len);
 	buf_addc(&st->out, '(');
-	for (i = 0; i < tb->t->ncols; i++) {
+	for (i = 0; i < tb->s.t->ncols; i++) {
 		const struct sqlval_col *k = &tb->cols[i];
 		const struct rp_val *v = &tb->vals[i];
 
@@ -243,15 +208,15 @@ row_pieces(struct r2s *st, struct tbl *tb)
 		return fail(st, "%s", strerror(ENOMEM));
 	if (st->out.len - start + 1 > st->limit)
 		return fail(st, "%s.%s: row %" PRIu64 " does not fit "
-		    "max_allowed_packet %zu even in pieces", tb->t->schema,
-		    tb->t->name, tb->rows, st->o->max_packet);
+		    "max_allowed_packet %zu even in pieces", tb->s.t->schema,
+		    tb->s.t->name, tb->s.rows, st->o->max_packet);
 	if (stmt_end(st, ";") == -1)
 		return -1;
 	if (nvar == 0)
 		return 0;
 	buf_adds(&st->out, "SET ");
 	first = 1;
-	for (i = 0; i < tb->t->ncols; i++) {
+	for (i = 0; i < tb->s.t->ncols; i++) {
 		const struct rp_val *v = &tb->vals[i];
 
 		if (!tb->cols[i].emit || v->p == NULL ||
@@ -302,7 +267,7 @@ add_row(struct r2s *st, struct tbl *tb)
 	} else
 		b->p[b->len++] = ',';
 	t0 = b->len;
-	o = sqlval_row_put(b->p + t0, tb->cols, tb->vals, tb->t->ncols,
+	o = sqlval_row_put(b->p + t0, tb->cols, tb->vals, tb->s.t->ncols,
 	    (const char *)st->f->p + st->f->len);
 	b->len = (size_t)(o - b->p);
 	b->p[b->len] = '\0';
@@ -352,27 +317,24 @@ do_rows(struct r2s *st, const struct frame *f)
 	const uint8_t	*at;
 	int		 k;
 
-	if (dec_rows_begin(f, &r) == -1)
-		return fail(st, "corrupt rows frame");
-	if ((tb = tbl_find(st, r.table_id)) == NULL)
-		return fail(st, "rows for unknown table id %" PRIu64,
-		    r.table_id);
+	if ((tb = stbls_rows(&st->tbls, f, &r)) == NULL)
+		return fail(st, "%s", st->tbls.why);
 	if (!tb->keep) {
-		tb->rows += r.nrows;
+		tb->s.rows += r.nrows;
 		return 0;
 	}
 	progress_add(st->prog, 0, r.nrows, 0);
 	at = r.d.p;
-	while ((k = dec_rows_next(&r, tb->vals, tb->t->ncols)) == 1) {
+	while ((k = dec_rows_next(&r, tb->vals, tb->s.t->ncols)) == 1) {
 		tb->row_bytes = (size_t)(r.d.p - at);
 		at = r.d.p;
-		tb->rows++;
+		tb->s.rows++;
 		if (add_row(st, tb) == -1)
 			return -1;
 	}
 	if (k == -1)
-		return fail(st, "%s.%s: corrupt row %" PRIu64, tb->t->schema,
-		    tb->t->name, tb->rows + 1);
+		return fail(st, "%s.%s: corrupt row %" PRIu64, tb->s.t->schema,
+		    tb->s.t->name, tb->s.rows + 1);
 	/* Keep big outputs moving even inside one long INSERT run. */
 	if (st->open == NULL && st->out.len >= OUT_FLUSH_AT)
 		return out_flush(st);
@@ -382,16 +344,10 @@ do_rows(struct r2s *st, const struct frame *f)
 int
 do_table_end(struct r2s *st, const struct frame *f)
 {
-	uint64_t	 id, rows;
 	struct tbl	*tb;
 
-	if (dec_table_end(f, &id, &rows) == -1)
-		return fail(st, "corrupt table end frame");
-	if ((tb = tbl_find(st, id)) == NULL)
-		return fail(st, "end of unknown table id %" PRIu64, id);
-	if (rows != tb->rows)
-		return fail(st, "%s.%s: %" PRIu64 " rows announced, %" PRIu64
-		    " received", tb->t->schema, tb->t->name, rows, tb->rows);
+	if ((tb = stbls_end(&st->tbls, f)) == NULL)
+		return fail(st, "%s", st->tbls.why);
 	if (tb->keep)
 		progress_add(st->prog, 1, 0, 0);
 	if (st->open == tb)

@@ -20,6 +20,7 @@
 #include "objsql.h"
 #include "progress.h"
 #include "sqlvalue.h"
+#include "stbl.h"
 #include "xxh.h"
 #include "r2s.h"
 
@@ -32,8 +33,7 @@
 
 /* A table of the stream and its INSERT text. */
 struct tbl {
-	uint64_t	 id;
-	struct rp_table	*t;
+	struct stbl	 s;		/* first: its id, TABLE frame, rows */
 	int		 keep;
 	int		 versioned;
 	char		*db;		/* target names */
@@ -42,7 +42,6 @@ struct tbl {
 	struct rp_val	*vals;
 	struct buf	 prefix;	/* INSERT INTO `t` (`a`,`b`) VALUES  */
 	struct buf	 suffix;	/* ON DUPLICATE KEY UPDATE ... */
-	uint64_t	 rows;
 	size_t		 row_fixed;	/* row_bound() of empty values */
 	size_t		 row_bytes;	/* the current row's bytes in its frame */
 };
@@ -58,9 +57,7 @@ struct r2s {
 	uint64_t	 seg_stmts;	/* stmts when it began */
 	int		 werr;
 
-	struct tbl	**tbls;
-	size_t		 ntbls;
-	struct tbl	*last;
+	struct stbls	 tbls;		/* struct tbl by TABLE frame id */
 
 	struct objsql	*objs;		/* objects to statements */
 
@@ -107,6 +104,6 @@ int	 do_object(struct r2s *, const struct rp_object *);
 int	 do_table(struct r2s *, const struct frame *);
 int	 do_rows(struct r2s *, const struct frame *);
 int	 do_table_end(struct r2s *, const struct frame *);
-void	 tbl_free(struct tbl *);
+void	 tbl_release(struct stbl *);	/* tbls.release */
 
 #endif
