@@ -336,6 +336,83 @@ close_pair(int p[2])
 	p[0] = p[1] = -1;
 }
 
+/*
+ * Before the watcher: while sqlexec connects and opens the checkpoint
+ * (a server that never answers the handshake, a lock of an earlier run),
+ * no statement of the input has run.  The first SIGINT or SIGTERM then
+ * says so and ends sqlexec with exit 1, as one taken by the watcher
+ * would: it ended with 143 and no line (issue 25 F1).  Nothing needs
+ * unwinding, so the handler writes its line and _exit()s.  The handler
+ * stays until sx_intr_stop() restores the dispositions under the
+ * watcher's block (a signal pending then is not lost to them).
+ */
+static struct {
+	int		 on;
+	struct sigaction old[2];	/* SIGINT, SIGTERM */
+	char		 name[2][32];	/* their strsignal(3) */
+	const char	*volatile what;
+} early;
+
+static void
+early_add(char *b, size_t *n, size_t sz, const char *s)
+{
+	size_t	 l = strlen(s);
+
+	if (l > sz - *n)
+		l = sz - *n;
+	memcpy(b + *n, s, l);
+	*n += l;
+}
+
+static void
+early_handler(int sig)
+{
+	char	 b[512];
+	size_t	 n = 0;
+
+	early_add(b, &n, sizeof(b), getprogname());
+	early_add(b, &n, sizeof(b), ": interrupted (");
+	early_add(b, &n, sizeof(b), early.name[sig == SIGTERM]);
+	early_add(b, &n, sizeof(b), ") while ");
+	early_add(b, &n, sizeof(b), early.what);
+	early_add(b, &n, sizeof(b), ": no statement is committed; run the "
+	    "same command again\n");
+	(void)write(STDERR_FILENO, b, n);
+	_exit(1);
+}
+
+void
+sx_intr_early(const char *what)
+{
+	struct sigaction	 sa;
+	static const int	 sig[2] = { SIGINT, SIGTERM };
+	int			 i;
+
+	early.what = what;
+	if (early.on)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = early_handler;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < 2; i++) {
+		snprintf(early.name[i], sizeof(early.name[i]), "%s",
+		    strsignal(sig[i]));
+		if (sigaction(sig[i], &sa, &early.old[i]) == -1)
+			early.old[i].sa_handler = SIG_DFL;
+	}
+	early.on = 1;
+}
+
+void
+sx_intr_early_end(void)
+{
+	if (!early.on)
+		return;
+	early.on = 0;
+	(void)sigaction(SIGINT, &early.old[0], NULL);
+	(void)sigaction(SIGTERM, &early.old[1], NULL);
+}
+
 int
 sx_intr_start(struct sx *x)
 {
@@ -417,8 +494,10 @@ sx_intr_stop(struct sx *x)
 {
 	struct sx_intr	*in = x->intr;
 
-	if (in == NULL)
+	if (in == NULL) {
+		sx_intr_early_end();
 		return;
+	}
 	(void)write(in->quit[1], "", 1);
 	pthread_join(in->th, NULL);
 	sx_intr_quiet(x);
@@ -430,6 +509,7 @@ sx_intr_stop(struct sx *x)
 	free(in->fds);
 	free(in->idle_shut);
 	/* A signal that came after the watcher: its default effect now. */
+	sx_intr_early_end();
 	pthread_sigmask(SIG_SETMASK, &in->old, NULL);
 	free(in);
 }

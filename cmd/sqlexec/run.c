@@ -71,15 +71,19 @@ run_setup(struct run *R)
 	x->rd = R->r;
 	if (R->o.dry_run)
 		return 0;
+	sx_intr_early("connecting");	/* no statement has run */
 	if (sx_connect(x) == -1)
 		return -1;
+	sx_intr_early("opening the checkpoint");
 	if (R->o.checkpoint != NULL && sx_ckpt_open(x, &R->o) == -1) {
 		fprintf(stderr, "%s: %s\n", getprogname(), x->err.msg);
 		return -1;
 	}
 	/* Before any thread: they inherit the blocked signals. */
-	if (sx_intr_start(x) == -1)
+	if (sx_intr_start(x) == -1) {
 		warn("signals");	/* then they have their default effect */
+		sx_intr_early_end();
+	}
 	frame_reader_set_cancel(R->r, sx_intr_fd(x));
 	if (sx_start_workers(x) == -1) {
 		warn("pthread_create");

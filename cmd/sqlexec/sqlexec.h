@@ -510,6 +510,15 @@ void	 sx_conn_end(struct sx *, int c);
 int	 sx_intr_start(struct sx *);
 void	 sx_intr_stop(struct sx *);
 /*
+ * Before sx_intr_start(): the first SIGINT or SIGTERM says "interrupted
+ * (SIGNAL) while WHAT: no statement is committed" and exits 1 (what: a
+ * static string, "connecting"; a later call changes it).
+ * sx_intr_early_end() gives both signals their dispositions back;
+ * sx_intr_stop() calls it, after sx_intr_start() under its block.
+ */
+void	 sx_intr_early(const char *what);
+void	 sx_intr_early_end(void);
+/*
  * The workers are joined (sx_join_workers()): the killer ends, once its
  * pass is over (bounded by its deadlines), so that nothing it says comes
  * after the run's last lines (the resume point); a no-op without one.

@@ -144,5 +144,36 @@ else
 	skip 6 "no ss(8) to see the killer's connection"
 fi
 
+# Before the connections are made (issue 25 F1): the server never answers
+# the handshake (the proxy stalls before sqlexec connects), and the signal
+# comes once sqlexec waits on its socket.  It ended with 143 and no line;
+# now with the interrupted line (nothing ran) and exit 1, as later.
+waiting() {
+	[ "$(cat /proc/$pid/comm 2>/dev/null)" = sqlexec ] &&
+	    ls -l /proc/$pid/fd 2>/dev/null | grep -q 'socket:'
+}
+for sig in TERM INT; do
+	case $sig in TERM) name=Terminated ;; INT) name=Interrupt ;; esac
+	rm -f pport
+	stallproxy 0 127.0.0.1 "$RP_PORT" >pport &
+	proxy=$!
+	wait_for test -s pport
+	kill -USR1 $proxy
+	sqlexec --no-defaults -uroot -h 127.0.0.1 -P "$(cat pport)" -j 2 \
+	    --checkpoint=$CK <in.rp 2>err &
+	pid=$!
+	wait_for waiting
+	ok $? "SIG$sig before the handshake: sqlexec waits on its connection"
+	kill -$sig $pid
+	wait_for gone $pid
+	ok $? "SIG$sig before the handshake: sqlexec ends (deadline 30 s)"
+	gone $pid || { kill -9 $pid; sleep 1; }
+	wait $pid
+	is "$? $(cat err)" "1 sqlexec: interrupted ($name) while connecting: no statement is committed; run the same command again" \
+	    "SIG$sig before the handshake: exit 1, the interrupted line"
+	kill $proxy
+	wait $proxy
+done
+
 sql -e "DROP DATABASE t4231; DROP DATABASE t4231_ck"
 done_testing
