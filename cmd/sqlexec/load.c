@@ -383,6 +383,19 @@ table_end(struct loader *l, const struct frame *f)
 }
 
 /*
+ * The same input: an error of a frame the resume point skipped, kept
+ * until the identity was checked (snapobj.c resumed()), is the run's.
+ */
+static int
+held_error(struct loader *l)
+{
+	if (l->held_err == NULL)
+		return 0;
+	sx_set_error(l->x, l->held_no, "%s", l->held_err);
+	return -1;
+}
+
+/*
  * The input's identity, frame by frame (its type and payload); at the
  * first frame after --skip-to N, check frames 1..N against the resume
  * point before anything after N runs.
@@ -402,7 +415,8 @@ identity(struct loader *l, const struct frame *f)
 		if (x->top_no == l->top)
 			x->top_hash = l->prev_hash;
 		pthread_mutex_unlock(&x->mu);
-		if (sx_check_resume(x, l->top, l->prev_hash) == -1)
+		if (sx_check_resume(x, l->top, l->prev_hash) == -1 ||
+		    held_error(l) == -1)
 			return -1;
 		/* the same input: what was held may commit */
 		l->hold = 0;
@@ -432,7 +446,8 @@ identity_end(struct loader *l)
 		l->x->no_resume = 1;
 		return -1;
 	}
-	return sx_check_resume(l->x, l->frame, l->hash);
+	return sx_check_resume(l->x, l->frame, l->hash) == -1 ? -1 :
+	    held_error(l);
 }
 
 static int
@@ -549,6 +564,7 @@ feeder_free(void *st)
 	free((char *)l->time_zone);
 	free(l->db);
 	buf_release(&l->newdbs);
+	free(l->held_err);
 	objsql_free(l->objs);
 	for (i = 0; i < l->ndefer; i++) {
 		free(l->defer[i].table);

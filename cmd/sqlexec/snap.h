@@ -38,6 +38,8 @@ struct loader {
 	int		 checked;	/* --skip-to's identity was checked */
 	uint64_t	 top;		/* the resume point's last frame */
 	int		 hold;		/* before it: queue nothing */
+	char		*held_err;	/* an error found while held, said */
+	uint64_t	 held_no;	/* ... once the identity is checked */
 	struct buf	 newdbs;	/* databases this run created, NUL-ended */
 };
 

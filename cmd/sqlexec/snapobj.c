@@ -290,7 +290,11 @@ defer_table(struct loader *l, const struct rp_object *ob,
 /*
  * --defer-indexes and --skip-to past a table's creation: if the run that
  * created it stopped before its deferred indexes were added (it has none
- * of them), add them at the end of this one.  0 or -1 (recorded).
+ * of them), add them at the end of this one.  0 or -1 (recorded).  A
+ * table that is not there, before the input's identity is checked, is
+ * kept as l->held_err: another input's point is refused as that first
+ * (issue 25 F7: the SHOW CREATE TABLE error of an empty target came
+ * instead of it).
  */
 static int
 resumed(struct loader *l, const struct rp_object *ob)
@@ -309,8 +313,23 @@ resumed(struct loader *l, const struct rp_object *ob)
 	    (res = mysql_store_result(x->conn[0])) == NULL ||
 	    (row = mysql_fetch_row(res)) == NULL ||
 	    (len = mysql_fetch_lengths(res)) == NULL || row[1] == NULL) {
-		ld_frame_error(l, l->f, "%s.%s: SHOW CREATE TABLE: %s",
-		    ob->schema, ob->name, mysql_error(x->conn[0]));
+		buf_addf(&a, "frame %" PRIu64 " at offset %" PRIu64 ": %s.%s: "
+		    "SHOW CREATE TABLE: %s (the resume point is past its "
+		    "creation: resume into the target the run loaded)",
+		    l->f->seq, l->f->offset, ob->schema, ob->name,
+		    mysql_error(x->conn[0]));
+		if (a.err)
+			ld_frame_error(l, l->f, "%s", strerror(ENOMEM));
+		else if (l->checked || l->top == 0)
+			sx_set_error(x, l->f->seq, "%s", a.p);
+		else {
+			/* the run's error once the identity is checked */
+			if (l->held_err == NULL) {
+				l->held_err = buf_detach(&a, NULL);
+				l->held_no = l->f->seq;
+			}
+			rc = 0;
+		}
 		goto out;
 	}
 	if ((has = sx_defer_split(row[1], len[1], &ddl, &a)) == -1) {
