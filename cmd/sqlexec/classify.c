@@ -19,6 +19,13 @@
 #include "sqlset.h"
 #include "sqltok.h"
 
+int
+sx_changes_rows(const struct rp_stmt *s)
+{
+	return s->kind == STK_INSERT || s->kind == STK_UPDATE ||
+	    s->kind == STK_DELETE || s->kind == STK_LOAD;
+}
+
 /* A token that a word of next_token() is made of. */
 static int
 glues(const struct sqltok *t)

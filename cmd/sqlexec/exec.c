@@ -173,7 +173,7 @@ dispatch(struct dispatch *d, const struct rp_stmt *s)
 	 * DDL (or a CALL, ...) may change the tables' engines; a SELECT
 	 * cannot (and a look-up after it would change its FOUND_ROWS())
 	 */
-	if (a == ACT_BARRIER && !st_transactional(s) && !sx_is_select(s) &&
+	if (a == ACT_BARRIER && !sx_changes_rows(s) && !sx_is_select(s) &&
 	    !d->o->dry_run)
 		sx_nontx_forget(d->x);
 	/*

@@ -139,6 +139,12 @@ enum sx_action {
 
 enum sx_action	 sx_classify(const struct rp_stmt *, const char **why);
 const char	*sx_action_name(enum sx_action);
+/*
+ * Does s change rows only (INSERT, REPLACE, UPDATE, DELETE, LOAD DATA):
+ * transactional data, no commit of its own, and an affected count that
+ * is rows, as CREATE DATABASE's 1 and DROP DATABASE's tables are not?
+ */
+int		 sx_changes_rows(const struct rp_stmt *);
 
 /*
  * A table's high-water mark (snapshot streams, resume.c): the table's

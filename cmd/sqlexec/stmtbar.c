@@ -65,7 +65,7 @@ wrote(struct sx *x, const struct rp_stmt *s)
 {
 	struct buf	 b = BUF_INIT;
 
-	if (!st_transactional(s) && s->kind != STK_CREATE_TABLE)
+	if (!sx_changes_rows(s) && s->kind != STK_CREATE_TABLE)
 		return;
 	sx_target(&b, s);
 	pthread_mutex_lock(&x->mu);
@@ -95,13 +95,13 @@ st_barrier(struct dispatch *d, const struct rp_stmt *s, int where,
 		return -1;
 	st_done(x, s->no - 1, d->prev_hash);
 	/* for the checkpoint, and to say what a failure leaves behind */
-	if (!every && st_transactional(s) &&
+	if (!every && sx_changes_rows(s) &&
 	    st_stmt_engine(d, s, &x->engine) == -1)
 		return -1;
 	rc = sx_barrier_stmt(x, s, d->prev_hash, d->hash,
 	    (every ? SX_BAR_EVERY : 0) |
 	    (where == ST_SESSION_ONE ? SX_BAR_ONE : 0) |
-	    (st_transactional(s) ? SX_BAR_DML : 0));
+	    (sx_changes_rows(s) ? SX_BAR_DML : 0));
 	x->engine = NULL;
 	if (rc == -1)
 		return -1;
@@ -221,7 +221,7 @@ st_input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 	}
 	open = d->txn != 0;
 	flags = (k == TXN_COMMIT && !sx_is_xa(s) ? SX_IN_COMMIT : 0) |
-	    (!st_transactional(s) && a != ACT_SESSION &&
+	    (!sx_changes_rows(s) && a != ACT_SESSION &&
 	    s->kind != STK_TRANSACTION ? SX_IN_NONTX : 0);
 	if (sx_input_stmt(x, s, d->prev_hash, d->hash, begin, flags,
 	    &open) == -1)

@@ -58,8 +58,6 @@ void	 st_unit_close(struct dispatch *);
 void	 st_plan_line(const struct rp_stmt *, const char *what, const char *why);
 /* sx_done() under the lock. */
 void	 st_done(struct sx *, uint64_t no, uint64_t hash);
-/* Does s change only transactional data (and not commit on its own)? */
-int	 st_transactional(const struct rp_stmt *);
 
 /* ordered.c */
 /*

@@ -225,10 +225,3 @@ st_done(struct sx *x, uint64_t no, uint64_t hash)
 	pthread_mutex_unlock(&x->mu);
 }
 
-/* Does s change only transactional data (and not commit on its own)? */
-int
-st_transactional(const struct rp_stmt *s)
-{
-	return s->kind == STK_INSERT || s->kind == STK_UPDATE ||
-	    s->kind == STK_DELETE || s->kind == STK_LOAD;
-}

@@ -525,6 +525,9 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 	} else
 		rc = -1;
 	sx_conn_end(x, c);
+	/* CREATE DATABASE's 1, DROP DATABASE's tables: not rows */
+	if (!sx_changes_rows(s))
+		rows = 0;
 	sx_where_stmt(&e, s);
 	if (x->nconn > 1 && c > 0)
 		buf_addf(&e, " on connection %d", c + 1);

@@ -140,5 +140,28 @@ printf 'CREATE TABLE nb (id INT);\nINSERT INTO nb VALUES (1);\n' | sqlexec-gen >
 fresh_db t4000_c
 sqlexec $C --no-binlog t4000_c <nb.rp 2>err; is $? 0 "--no-binlog into the DB argument"
 is "$(sql -e 'SELECT COUNT(*) FROM t4000_c.nb')" 1 "DB argument is the default database"
+# Rows affected are the rows the statements changed: the server's count
+# of CREATE DATABASE (1) and DROP DATABASE (its tables) is not rows (issue
+# 25: a mysqldump --databases file of 522001 rows said 522002).  INSERT
+# ... ON DUPLICATE KEY UPDATE counts 2 for a row it updates, as the server
+# counts it (the mysql client says the same).
+fresh_db t4000_r
+sql t4000_r -e "CREATE TABLE a (id INT PRIMARY KEY); CREATE TABLE b (id INT);
+    INSERT INTO a SELECT seq FROM seq_1_to_7; INSERT INTO b VALUES (1), (2)"
+mariadb-dump --no-defaults -uroot -S "$RP_SOCK" --databases --add-drop-database \
+    t4000_r >r.sql || exit 1
+sql -e "DROP DATABASE t4000_r"
+sqlsplit <r.sql | sqlexec $C 2>err
+like "$?  $(tail -1 err)" "^0  sqlexec: [0-9]+ statements, 9 rows affected, " \
+    "mysqldump --databases into a new database: 9 rows affected, the rows loaded"
+sqlsplit <r.sql | sqlexec $C 2>err
+like "$?  $(tail -1 err)" "^0  sqlexec: [0-9]+ statements, 9 rows affected, " \
+    "... and over itself (DROP DATABASE of 2 tables): 9 rows affected"
+printf 'INSERT INTO a VALUES (7) ON DUPLICATE KEY UPDATE id = 8;\n' | sqlsplit |
+    sqlexec $C t4000_r 2>err
+like "$(tail -1 err)" "^sqlexec: 1 statement, 2 rows affected, " \
+    "an INSERT ... ON DUPLICATE KEY UPDATE that updates: 2, the server's count"
+sql -e "DROP DATABASE t4000_r"
+
 sql -e "DROP DATABASE t4000_a; DROP DATABASE t4000_b; DROP DATABASE t4000_c"
 done_testing
