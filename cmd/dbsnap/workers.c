@@ -520,6 +520,15 @@ finish_table(struct snap *s, struct table *t)
 		die(s, "out of memory");
 	out_frame(s, FT_TABLE_END, b.p, b.len);
 	buf_release(&b);
+	/*
+	 * Named, not an error: a row filter may keep nothing on a quiet
+	 * day (issue 25: mysqldump --where is silent).
+	 */
+	if (t->where != NULL && t->rows_written == 0) {
+		progress_clear(s->prog);
+		warnx("warning: %s.%s: no row matches --where: %s",
+		    t->schema, t->name, t->where);
+	}
 	progress_add(s->prog, 1, 0, 0);
 }
 
