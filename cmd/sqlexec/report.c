@@ -112,7 +112,10 @@ report_cut(struct sx *x)
 
 /*
  * The way out of "No database selected" (a mysqldump file made without
- * --databases has no USE): name the database, then run or resume.
+ * --databases has no USE): name the database, then run or resume.  And
+ * of errno 121 in a CREATE or ALTER TABLE: a foreign key name another
+ * table of the database holds (they are per database), which no resume
+ * gets past until one of the two is renamed (issue 25).
  */
 static const char *
 error_hint(const char *msg)
@@ -123,6 +126,12 @@ error_hint(const char *msg)
 	if (sx_default_db()[0] == '\0' && strstr(msg, e) != NULL)
 		return " (the input has no USE and no database is named: "
 		    "name it, sqlexec ... DB, to load it or to resume)";
+	snprintf(e, sizeof(e), "ERROR %d (HY000): ", ER_CANT_CREATE_TABLE);
+	if (strstr(msg, e) != NULL && strstr(msg, "(errno: 121 ") != NULL)
+		return " (a foreign key of this table has a name that "
+		    "another table of the database holds: such names are per "
+		    "database; rename the key in the input, or drop the other "
+		    "table's, then run or resume)";
 	return "";
 }
 

@@ -123,4 +123,16 @@ is "$(sql -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM t4010_p.docs')" "1,3" \
 is "$(sql -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 't4010_p' AND table_name = 'after_big'")" 1 \
     "too large a statement, --force: the barrier after it ran"
 sql -e "DROP DATABASE t4010_p"
+
+# A foreign key name another table of the database holds (they are per
+# database): ERROR 1005 errno 121 says which name clashes and the way
+# out, not only the resume point that meets it again (issue 25).
+fresh_db t4010_k
+sql t4010_k -e "CREATE TABLE p (id INT PRIMARY KEY);
+    CREATE TABLE a (id INT, CONSTRAINT fk_p FOREIGN KEY (id) REFERENCES p (id))"
+printf 'CREATE TABLE b (id INT, CONSTRAINT fk_p FOREIGN KEY (id) REFERENCES p (id));\n' |
+    sqlsplit | sqlexec $C t4010_k 2>err
+is "$? $(head -1 err)" "1 sqlexec: statement 1 (line 1, table t4010_k.b): ERROR 1005 (HY000): Can't create table \`t4010_k\`.\`b\` (errno: 121 \"Duplicate key on write or update\") (a foreign key of this table has a name that another table of the database holds: such names are per database; rename the key in the input, or drop the other table's, then run or resume)" \
+    "errno 121: the clash of foreign key names is named, with the way out"
+sql -e "DROP DATABASE t4010_k"
 done_testing
