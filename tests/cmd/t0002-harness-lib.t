@@ -59,16 +59,19 @@ is "$? $(cat err) $(cat errs/pass.t.err)" "0  noise" \
 RP_ERRDIR=$T_DIR/errs "$RP_TOP/tests/run-one" ./fail.t >out 2>err
 is "$? $(tail -1 err)" "1 why" "run-one: a failing file's stderr is shown"
 # prove shows no "#" line of a file's TAP: run-one shows the failing
-# tests' diagnostics itself (issue 25: progress.t failed with no reason).
-printf '#!/bin/sh\necho 1..3; echo "ok 1 - a"; echo "# fine"
+# tests' diagnostics itself (issue 25: progress.t failed with no reason),
+# those after it and those since the test before it (t4100's loop says
+# what went wrong before the test that counts it: that was not shown).
+printf '#!/bin/sh\necho 1..4; echo "# setup"; echo "ok 1 - a"; echo "# fine"
 echo "not ok 2 - b"; echo "# want: x"; echo "#  got: y"; echo "y2"; echo "ok 3 - c"
-echo "# later"; exit 1\n' >diag.t
+echo "# later"; echo "ok 4 - d"; echo "# end"; exit 1\n' >diag.t
 chmod +x diag.t
 RP_ERRDIR=$T_DIR/errs "$RP_TOP/tests/run-one" ./diag.t >out 2>err
-is "$?|$(cat err)" "1|diag.t: not ok 2 - b
+is "$?|$(cat err)" "1|diag.t: # fine
+diag.t: not ok 2 - b
 diag.t: # want: x
 diag.t: #  got: y
 diag.t: y2" "run-one: a failing test's diagnostics are shown, no others"
-is "$(wc -l <out) $(ls errs)" "9 pass.t.err" \
+is "$(wc -l <out) $(ls errs)" "12 pass.t.err" \
     "run-one: the TAP passes through whole, nothing of it is left in RP_ERRDIR"
 done_testing
