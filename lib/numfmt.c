@@ -300,7 +300,39 @@ udigits(uint64_t v)
 	return t + 1 - ((v | 1) < p10[t]);
 }
 
+/*
+ * The 8 decimal digits of w < 10^8, leading zeros included, as the bytes
+ * of a little-endian word (first digit lowest), each digit's value, not
+ * yet ASCII: split in two 4-digit halves (32-bit lanes), each half in two
+ * 2-digit quarters (x * 5243 >> 19 is x / 100 for x < 43699), each
+ * quarter in two digits (x * 103 >> 10 is x / 10 for x < 179), every
+ * lane at once; no product overflows its lane.  Exact for every w below
+ * 10^8 (tests/unit/numfmt.c checks them all).
+ */
+static inline uint64_t
+swar8(uint32_t w)
+{
+	uint64_t	 x, h;
+
+	x = (uint64_t)(w / 10000) | (uint64_t)(w % 10000) << 32;
+	h = (x * 5243) >> 19 & 0x0000007f0000007fULL;
+	x = h | (x - h * 100) << 16;
+	h = (x * 103) >> 10 & 0x000f000f000f000fULL;
+	return h | (x - h * 10) << 8;
+}
+
+#define ASCII0x8	0x3030303030303030ULL
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* The 8 digits of w < 10^8 ending at e. */
+static inline void
+put8(char *e, uint32_t w)
+{
+	uint64_t	 x = swar8(w) + ASCII0x8;
+
+	memcpy(e - 8, &x, 8);
+}
+#else
 static inline void
 put8(char *e, uint32_t w)
 {
@@ -311,32 +343,55 @@ put8(char *e, uint32_t w)
 	memcpy(e - 6, dig2 + (a % 100) * 2, 2);
 	memcpy(e - 8, dig2 + (a / 100) * 2, 2);
 }
+#endif
 
+/* The m digits (1 to 8) of w < 10^m at o; 8 bytes are stored. */
+static inline void
+put_lead(char *o, uint32_t w, int m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t	 x = (swar8(w) + ASCII0x8) >> (8 * (8 - m));
+
+	memcpy(o, &x, 8);
+#else
+	char		 t[8];
+
+	put8(t + 8, w);
+	memcpy(o, t + 8 - m, (size_t)m);
+#endif
+}
+
+/*
+ * The leading digits (all of them below 10^8, every id and small count)
+ * in one word shifted past the leading zeros, then eight for each
+ * 64-bit division; o has NUMFMT_MAX bytes (8 are stored at least).
+ */
 size_t
 numfmt_u64(char *o, uint64_t v)
 {
 	int		 n = udigits(v);
-	char		*p = o + n;
-	uint64_t	 q;
-	uint32_t	 w;
+	uint64_t	 q, r1, r2;
 
-	/* Eight digits for each 64-bit division, then 32-bit ones. */
-	while (v >= 100000000) {
-		q = v / 100000000;
-		put8(p, (uint32_t)(v - q * 100000000));
-		p -= 8;
-		v = q;
+	if (v < 10) {
+		*o = (char)('0' + v);
+		return 1;
 	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		p -= 2;
-		memcpy(p, dig2 + (w % 100) * 2, 2);
-		w /= 100;
+	if (v < 100000000) {
+		put_lead(o, (uint32_t)v, n);
+		return (size_t)n;
 	}
-	if (w >= 10)
-		memcpy(p - 2, dig2 + w * 2, 2);
-	else
-		p[-1] = (char)('0' + w);
+	q = v / 100000000;
+	r1 = v - q * 100000000;
+	if (q < 100000000) {
+		put_lead(o, (uint32_t)q, n - 8);
+		put8(o + n, (uint32_t)r1);
+		return (size_t)n;
+	}
+	v = q / 100000000;
+	r2 = q - v * 100000000;
+	put_lead(o, (uint32_t)v, n - 16);
+	put8(o + n - 8, (uint32_t)r2);
+	put8(o + n, (uint32_t)r1);
 	return (size_t)n;
 }
 

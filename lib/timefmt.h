@@ -12,7 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Longest text timefmt_* write (no NUL is written). */
+/*
+ * The room timefmt_* need at o: the longest text and scratch bytes past
+ * it, which they may overwrite (no NUL is written).
+ */
 #define TIMEFMT_MAX	48
 
 /*

@@ -268,6 +268,123 @@ test_temporal(void **state)
 	is_text(timefmt_time(o, 0, 0, 0, 0, 0, 1), o, "00:00:00.0");
 }
 
+/* The digits of v one division at a time: the reference of numfmt_u64. */
+static size_t
+ref_u64(char *o, uint64_t v)
+{
+	char	 t[24];
+	size_t	 n = 0, i;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	for (i = 0; i < n; i++)
+		o[i] = t[n - 1 - i];
+	return n;
+}
+
+/*
+ * numfmt_u64's word of eight digits (8 bytes stored at once, shifted past
+ * the leading zeros) against the digit loop for every value below 10^8,
+ * and both sides of every power of ten above.
+ */
+static void
+test_integers_all(void **state)
+{
+	char		 o[NUMFMT_MAX + 8], w[32];
+	uint64_t	 v, p;
+	size_t		 n, m;
+	int		 k, d;
+
+	(void)state;
+	for (v = 0; v < 100000000; v++) {
+		n = numfmt_u64(o, v);
+		m = ref_u64(w, v);
+		if (n != m || memcmp(o, w, n) != 0)
+			fail_msg("%llu: %.*s", (unsigned long long)v, (int)n, o);
+	}
+	for (k = 8, p = 100000000; k < 20; k++, p *= 10)
+		for (d = -300; d <= 300; d++) {
+			v = p + (uint64_t)(int64_t)d;
+			n = numfmt_u64(o, v);
+			m = ref_u64(w, v);
+			if (n != m || memcmp(o, w, n) != 0)
+				fail_msg("%llu: %.*s", (unsigned long long)v,
+				    (int)n, o);
+		}
+}
+
+/*
+ * The temporal fast paths (fields below 100, words of digits) and the
+ * general code for wider fields against snprintf: every month and day
+ * to 255 in years at the digit boundaries, every hour, minute and second
+ * to 120, fractions at each number of decimals.
+ */
+static void
+test_temporal_all(void **state)
+{
+	static const unsigned years[] = { 0, 1, 9, 10, 99, 100, 101, 999,
+	    1000, 1970, 2024, 9999, 10000, 65535 };
+	char		 o[TIMEFMT_MAX], w[TIMEFMT_MAX + 64];
+	unsigned	 y, mo, d, h, mi, s, dec;
+	uint32_t	 us;
+	size_t		 n, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(years) / sizeof(years[0]); i++)
+		for (mo = 0; mo < 256; mo++)
+			for (d = 0; d < 256; d++) {
+				y = years[i];
+				n = timefmt_date(o, y, mo, d);
+				snprintf(w, sizeof(w), "%04u-%02u-%02u", y, mo, d);
+				if (n != strlen(w) || memcmp(o, w, n) != 0)
+					fail_msg("%s: %.*s", w, (int)n, o);
+				h = (mo * 7 + d) % 121;
+				n = timefmt_datetime(o, y, mo, d, h, d % 121,
+				    mo % 121, 0, 0);
+				snprintf(w, sizeof(w),
+				    "%04u-%02u-%02u %02u:%02u:%02u", y, mo, d, h,
+				    d % 121, mo % 121);
+				if (n != strlen(w) || memcmp(o, w, n) != 0)
+					fail_msg("%s: %.*s", w, (int)n, o);
+			}
+	for (h = 0; h <= 120; h++)
+		for (mi = 0; mi <= 120; mi++)
+			for (s = 0; s <= 120; s++) {
+				n = timefmt_datetime(o, 2024, 2, 29, h, mi, s,
+				    0, 0);
+				snprintf(w, sizeof(w),
+				    "2024-02-29 %02u:%02u:%02u", h, mi, s);
+				if (n != strlen(w) || memcmp(o, w, n) != 0)
+					fail_msg("%s: %.*s", w, (int)n, o);
+				n = timefmt_time(o, (h + mi + s) & 1, h * 9 % 1000,
+				    mi, s, 0, 0);
+				snprintf(w, sizeof(w), "%s%02u:%02u:%02u",
+				    (h + mi + s) & 1 ? "-" : "", h * 9 % 1000, mi,
+				    s);
+				if (n != strlen(w) || memcmp(o, w, n) != 0)
+					fail_msg("%s: %.*s", w, (int)n, o);
+			}
+	for (i = 0; i < 2000000; i++) {
+		us = i < 1000000 ? (uint32_t)i : (uint32_t)(rnd() % 1000000);
+		dec = (unsigned)(i % 7);
+		n = timefmt_datetime(o, 1999, 12, 31, 23, 59, 59, us, dec);
+		snprintf(w, sizeof(w), "1999-12-31 23:59:59.%06u", us);
+		if (dec == 0)
+			w[19] = '\0';
+		else
+			w[20 + dec] = '\0';
+		if (n != strlen(w) || memcmp(o, w, n) != 0)
+			fail_msg("%s: %.*s", w, (int)n, o);
+		n = timefmt_time(o, 1, 838, 59, 59, us, dec);
+		snprintf(w, sizeof(w), "-838:59:59.%06u", us);
+		w[dec == 0 ? 10 : 11 + dec] = '\0';
+		if (n != strlen(w) || memcmp(o, w, n) != 0)
+			fail_msg("%s: %.*s", w, (int)n, o);
+	}
+}
+
 /* Known texts: the server's own layout for DOUBLE (my_gcvt). */
 static void
 test_layout(void **state)
@@ -710,7 +827,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_integer_lengths),
+		cmocka_unit_test(test_integers_all),
 		cmocka_unit_test(test_temporal),
+		cmocka_unit_test(test_temporal_all),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_float_known),
 		cmocka_unit_test(test_float_interval),
