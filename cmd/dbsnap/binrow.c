@@ -145,6 +145,29 @@ le(const unsigned char *p, unsigned n)
 	return v;
 }
 
+/*
+ * The same for n of 1, 2, 3, 4 or 8 known only at run time: one load of
+ * each width.  le() with a variable n copies piece by piece into v, and
+ * the 8-byte load of v that follows cannot be forwarded from the smaller
+ * stores: it waited for them to retire, a third of row_decode's time.
+ */
+static inline uint64_t
+le_n(const unsigned char *p, unsigned n)
+{
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return le(p, 2);
+	case 3:
+		return le(p, 2) | (uint64_t)p[2] << 16;
+	case 4:
+		return le(p, 4);
+	default:
+		return le(p, 8);
+	}
+}
+
 static size_t
 fmt_int(char *o, int kind, uint64_t u, unsigned pad)
 {
@@ -304,7 +327,7 @@ row_decode(struct binrow *br, const unsigned char *row, size_t len)
 		if ((w = kind_width[c->kind]) != 0) {
 			if ((size_t)(end - p) < w)
 				return row_bad(br, i, "malformed value");
-			u = le(p, w);
+			u = le_n(p, w);
 			p += w;
 			if (c->pad >= 0x7e) {
 				t = numfmt_u64_pad(br->tmp, u, c->pad);
@@ -327,7 +350,7 @@ row_decode(struct binrow *br, const unsigned char *row, size_t len)
 				    *p == 0xfe ? 8 : 0;
 				if (w == 0 || (size_t)(end - p) <= w)
 					return row_bad(br, i, "malformed value");
-				u = le(p + 1, w);
+				u = le_n(p + 1, w);
 				p += 1 + w;
 			}
 			if ((uint64_t)(end - p) < u)
