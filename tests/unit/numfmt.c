@@ -385,6 +385,93 @@ test_temporal_all(void **state)
 	}
 }
 
+/* numfmt_layout's rule spelled out with snprintf: the reference. */
+static size_t
+ref_layout(char *o, int neg, const struct numfmt_dec *d)
+{
+	char	 g[32], *p = o;
+	int	 n, decpt, i;
+
+	n = snprintf(g, sizeof(g), "%llu", (unsigned long long)d->digits);
+	decpt = n + d->exp10;
+	if (neg)
+		*p++ = '-';
+	if (decpt >= -14 && (decpt <= 15 || n > decpt)) {
+		if (decpt <= 0) {
+			*p++ = '0';
+			*p++ = '.';
+			for (i = 0; i < -decpt; i++)
+				*p++ = '0';
+			memcpy(p, g, (size_t)n);
+			p += n;
+		} else if (decpt < n) {
+			memcpy(p, g, (size_t)decpt);
+			p += decpt;
+			*p++ = '.';
+			memcpy(p, g + decpt, (size_t)(n - decpt));
+			p += n - decpt;
+		} else {
+			memcpy(p, g, (size_t)n);
+			p += n;
+			for (i = n; i < decpt; i++)
+				*p++ = '0';
+		}
+		return (size_t)(p - o);
+	}
+	*p++ = g[0];
+	if (n > 1) {
+		*p++ = '.';
+		memcpy(p, g + 1, (size_t)(n - 1));
+		p += n - 1;
+	}
+	return (size_t)(p - o) + (size_t)sprintf(p, "e%d", decpt - 1);
+}
+
+/*
+ * numfmt_layout (digits kept in words, the point merged into them)
+ * against the reference: every digit count 1-17 at every exponent that
+ * a double or float can have, with the counts' edge digits (1, 10^k - 1,
+ * 10^k + 1, repeated and random digits), both signs.
+ */
+static void
+test_layout_all(void **state)
+{
+	char			 o[NUMFMT_MAX], w[64];
+	struct numfmt_dec	 d;
+	uint64_t		 p, lo, v[6];
+	size_t			 n, m;
+	int			 k, e, i, r, neg;
+
+	(void)state;
+	for (k = 1, lo = 1; k <= 17; k++, lo *= 10) {
+		p = lo * 10;		/* 10^k: digits in [lo, p) */
+		v[0] = lo;
+		v[1] = p - 1;
+		v[2] = lo + 1;
+		v[3] = (p - 1) / 9 * 7;	/* 777...7 */
+		for (e = -345; e <= 330; e++)
+			for (r = 0; r < 6; r++) {
+				v[4] = lo + rnd() % (p - lo);
+				v[5] = lo + rnd() % (p - lo);
+				d.digits = v[r];
+				d.exp10 = e;
+				neg = (r + e) & 1;
+				n = numfmt_layout(o, neg, &d);
+				m = ref_layout(w, neg, &d);
+				if (n != m || memcmp(o, w, n) != 0)
+					fail_msg("%s: %.*s", w, (int)n, o);
+			}
+	}
+	d.digits = 0;
+	d.exp10 = 0;
+	for (i = 0; i < 2; i++) {
+		n = numfmt_layout(o, i, &d);
+		m = ref_layout(w, i, &d);
+		if (n != m || memcmp(o, w, n) != 0)
+			fail_msg("%s: %.*s", w, (int)n, o);
+	}
+}
+
 /* Known texts: the server's own layout for DOUBLE (my_gcvt). */
 static void
 test_layout(void **state)
@@ -831,6 +918,7 @@ main(void)
 		cmocka_unit_test(test_temporal),
 		cmocka_unit_test(test_temporal_all),
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_layout_all),
 		cmocka_unit_test(test_float_known),
 		cmocka_unit_test(test_float_interval),
 		cmocka_unit_test(test_double_edges),
