@@ -420,6 +420,8 @@ numfmt_u64_pad(char *o, uint64_t v, unsigned width)
  * The digits of v < 10^24, zero-padded to a multiple of eight, ending at
  * e (which has 24 bytes before it); returns where v's own digits start.
  */
+#ifndef NUMFMT_SWAR
+/* The non-SWAR layout's digits. */
 static inline const char *
 put_digits(char *e, uint64_t v, int n)
 {
@@ -440,17 +442,140 @@ put_digits(char *e, uint64_t v, int n)
 	put8(e, (uint32_t)v);
 	return e - (n - 1) % 8 - 1;
 }
+#endif
 
 static const char zeros16[16] = "0000000000000000";
 
+#ifdef NUMFMT_SWAR
 /*
- * Fixed-size copies (whole words, no library call) of the digits and of
+ * The n digits (n <= 17) of a numfmt_dec as words in registers: w0 the
+ * m leading ones (1 to 8) in its low bytes, w1 and w2 eight more each
+ * (0 where there are none), s8 and t8 digits 0-7 and 8-15.  The text is
+ * stored from them and never read back: the digits stored as words and
+ * copied on by 16-byte loads made each load wait for the stores to
+ * retire (a load that spans several stores is not forwarded from them).
+ */
+struct dwords {
+	uint64_t	 w0, w1, w2, s8, t8;
+	int		 n, m;
+};
+
+static inline void
+dwords_of(uint64_t v, struct dwords *s)
+{
+	uint64_t	 q, r;
+
+	s->n = udigits(v);
+	s->w1 = s->w2 = 0;
+	if (v < 100000000) {
+		s->m = s->n;
+		s->w0 = (swar8((uint32_t)v) + ASCII0x8) >> (8 * (8 - s->n));
+	} else {
+		q = v / 100000000;
+		r = v - q * 100000000;
+		if (q < 100000000) {
+			s->m = s->n - 8;
+			s->w1 = swar8((uint32_t)r) + ASCII0x8;
+		} else {
+			s->m = 1;		/* 17 digits: v < 10^17 */
+			s->w2 = swar8((uint32_t)r) + ASCII0x8;
+			r = q % 100000000;
+			q /= 100000000;
+			s->w1 = swar8((uint32_t)r) + ASCII0x8;
+		}
+		s->w0 = (swar8((uint32_t)q) + ASCII0x8) >> (8 * (8 - s->m));
+	}
+	if (s->m == 8) {
+		s->s8 = s->w0;
+		s->t8 = s->w1;
+	} else {
+		s->s8 = s->w0 | s->w1 << (8 * s->m);
+		s->t8 = s->w1 >> (8 * (8 - s->m)) | s->w2 << (8 * s->m);
+	}
+}
+
+/* The digits at a: three 8-byte stores, up to a + m + 16. */
+static inline void
+put_dwords(char *a, const struct dwords *s)
+{
+	memcpy(a, &s->w0, 8);
+	memcpy(a + s->m, &s->w1, 8);
+	memcpy(a + s->m + 8, &s->w2, 8);
+}
+
+/* x's 8 digits with a point after the first j (0 to 7), the rest on. */
+static inline uint64_t
+point8(uint64_t x, int j)
+{
+	uint64_t	 lo = ((uint64_t)1 << (8 * j)) - 1;
+
+	return (x & lo) | (uint64_t)'.' << (8 * j) | (x << 8 & ~(lo << 8 | 0xff));
+}
+
+/* The digits at a with a point after the first j (1 <= j <= 16, j < n). */
+static inline void
+put_point(char *a, const struct dwords *s, int j)
+{
+	uint64_t	 x;
+
+	put_dwords(a + 1, s);		/* the digits after the point */
+	if (j < 8) {
+		x = point8(s->s8, j);
+		memcpy(a, &x, 8);
+	} else if (j < 16) {
+		memcpy(a, &s->s8, 8);
+		x = point8(s->t8, j - 8);
+		memcpy(a + 8, &x, 8);
+	} else {
+		memcpy(a, &s->s8, 8);
+		memcpy(a + 8, &s->t8, 8);
+		a[16] = '.';
+	}
+}
+
+#endif
+
+/*
+ * Fixed-size stores (whole words, no library call) of the digits and of
  * runs of zeros; the bytes past the text they leave are scratch, within
  * NUMFMT_MAX.
  */
 size_t
 numfmt_layout(char *o, int negative, const struct numfmt_dec *d)
 {
+#ifdef NUMFMT_SWAR
+	struct dwords	 s;
+	char		*p = o;
+	int		 n, decpt, x;
+
+	dwords_of(d->digits, &s);
+	n = s.n;
+	decpt = n + d->exp10;		/* v = 0.dig * 10^decpt */
+	*p = '-';
+	p += negative;
+	if (decpt >= -14 && (decpt <= 15 || n > decpt)) {
+		if (decpt <= 0) {
+			memcpy(p, "0.", 2);
+			memcpy(p + 2, zeros16, 16);
+			p += 2 - decpt;
+			put_dwords(p, &s);
+			p += n;
+		} else if (decpt < n) {
+			put_point(p, &s, decpt);
+			p += n + 1;
+		} else {
+			put_dwords(p, &s);
+			memcpy(p + n, zeros16, 16);
+			p += decpt;
+		}
+		return (size_t)(p - o);
+	}
+	if (n > 1) {
+		put_point(p, &s, 1);
+		p += n + 1;
+	} else
+		*p++ = (char)s.w0;
+#else
 	char		 buf[48], *p = o;
 	const char	*dig;
 	int		 n, decpt, x;
@@ -483,6 +608,7 @@ numfmt_layout(char *o, int negative, const struct numfmt_dec *d)
 	p[1] = '.';
 	memcpy(p + 2, dig + 1, 16);
 	p += n > 1 ? n + 1 : 1;
+#endif
 	*p++ = 'e';
 	x = decpt - 1;
 	if (x < 0) {
