@@ -80,9 +80,42 @@ ignored(struct snap *s, const char *db, const char *t)
 	for (i = 0; i < s->o->nignore; i++)
 		if (strncmp(s->o->ignore[i], db, n) == 0 &&
 		    s->o->ignore[i][n] == '.' &&
-		    strcmp(s->o->ignore[i] + n + 1, t) == 0)
+		    strcmp(s->o->ignore[i] + n + 1, t) == 0) {
+			s->ignore_hit[i] = 1;
 			return 1;
+		}
 	return 0;
+}
+
+/*
+ * An --ignore-table that named no table is said: a typo leaves in what
+ * it meant to leave out (issue 25: filters that match nothing).  Not an
+ * error, as in mysqldump, whose recipes name tables that are not always
+ * there; one of a system database that is not dumped (mysql.event) is
+ * moot, and not said.
+ */
+static void
+ignore_unmatched(struct snap *s)
+{
+	const char	*e;
+	size_t		 i, j, n;
+	int		 dumped;
+	char		 db[NAME_LEN * 4 + 1];
+
+	for (i = 0; i < s->o->nignore; i++) {
+		if (s->ignore_hit[i])
+			continue;
+		e = s->o->ignore[i];
+		n = strcspn(e, ".");
+		snprintf(db, sizeof(db), "%.*s", (int)n, e);
+		for (dumped = 0, j = 0; j < s->o->ndbs && !dumped; j++)
+			dumped = strcmp(s->o->dbs[j], db) == 0;
+		if (!dumped && is_system_db(db))
+			continue;
+		warnx("warning: --ignore-table %s: %s: it leaves out nothing",
+		    e, dumped ? "no such table in the dump" :
+		    "that database is not dumped");
+	}
 }
 
 static int
@@ -156,9 +189,10 @@ discover_db(struct snap *s, const char *db)
 	while ((row = mysql_fetch_row(r)) != NULL) {
 		if (row[0] == NULL || row[1] == NULL)
 			continue;
-		if (s->o->ntables > 0 && !named(s, row[0]))
-			continue;
+		/* first: an ignored table not named still counts as found */
 		if (ignored(s, db, row[0]))
+			continue;
+		if (s->o->ntables > 0 && !named(s, row[0]))
 			continue;
 		t = xcalloc(1, sizeof(*t));
 		t->schema = xstrdup(db);
@@ -200,6 +234,7 @@ discover_tables(struct snap *s)
 	if (s->o->all_databases)
 		all_databases(s);
 	s->db_end = xcalloc(s->o->ndbs, sizeof(*s->db_end));
+	s->ignore_hit = xcalloc(s->o->nignore + 1, 1);
 	for (i = 0; i < s->o->ndbs; i++) {
 		buf_reset(&q);
 		buf_adds(&q, "SELECT 1 FROM information_schema.SCHEMATA "
@@ -218,6 +253,7 @@ discover_tables(struct snap *s)
 	}
 	s->o->ndbs = n;
 	buf_release(&q);
+	ignore_unmatched(s);
 }
 
 void

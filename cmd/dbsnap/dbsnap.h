@@ -206,6 +206,7 @@ struct snap {
 	struct table	**tables;	/* tables and views, in dump order */
 	size_t		 ntables;
 	size_t		*db_end;	/* o->dbs[i]'s: tables[db_end[i - 1]..db_end[i]) */
+	unsigned char	*ignore_hit;	/* o->ignore[i] named a table */
 	struct objlist	 dbobjs;	/* OBJ_DATABASE */
 	struct objlist	 routines;
 	struct objlist	 views;
