@@ -91,7 +91,8 @@ resume_point(struct dispatch *d, const struct rp_stmt *s)
 		if (x->done_no == d->o->skip_to)
 			x->done_hash = d->prev_hash;
 		pthread_mutex_unlock(&x->mu);
-		if (sx_check_resume(x, d->o->skip_to, d->prev_hash) == -1)
+		if (sx_check_resume(x, d->o->skip_to, d->prev_hash) == -1 ||
+		    sx_held_error(x, d->held_err, d->held_no) == -1)
 			return -1;
 	}
 	sx_id_add(&d->id, s->text, s->len);
@@ -122,7 +123,8 @@ resume_end(struct dispatch *d)
 	pthread_mutex_lock(&x->mu);
 	x->done_hash = d->hash;
 	pthread_mutex_unlock(&x->mu);
-	return sx_check_resume(x, d->consumed, d->hash);
+	return sx_check_resume(x, d->consumed, d->hash) == -1 ? -1 :
+	    sx_held_error(x, d->held_err, d->held_no);
 }
 
 /*
@@ -404,6 +406,7 @@ feeder_free(void *st)
 		return;
 	st_cool_all(d);
 	free(d->warm);
+	free(d->held_err);
 	buf_release(&d->last);
 	sx_id_free(&d->id);
 	sx_order_free(d->x);

@@ -383,19 +383,6 @@ table_end(struct loader *l, const struct frame *f)
 }
 
 /*
- * The same input: an error of a frame the resume point skipped, kept
- * until the identity was checked (snapobj.c resumed()), is the run's.
- */
-static int
-held_error(struct loader *l)
-{
-	if (l->held_err == NULL)
-		return 0;
-	sx_set_error(l->x, l->held_no, "%s", l->held_err);
-	return -1;
-}
-
-/*
  * The input's identity, frame by frame (its type and payload); at the
  * first frame after --skip-to N, check frames 1..N against the resume
  * point before anything after N runs.
@@ -416,7 +403,7 @@ identity(struct loader *l, const struct frame *f)
 			x->top_hash = l->prev_hash;
 		pthread_mutex_unlock(&x->mu);
 		if (sx_check_resume(x, l->top, l->prev_hash) == -1 ||
-		    held_error(l) == -1)
+		    sx_held_error(l->x, l->held_err, l->held_no) == -1)
 			return -1;
 		/* the same input: what was held may commit */
 		l->hold = 0;
@@ -447,7 +434,7 @@ identity_end(struct loader *l)
 		return -1;
 	}
 	return sx_check_resume(l->x, l->frame, l->hash) == -1 ? -1 :
-	    held_error(l);
+	    sx_held_error(l->x, l->held_err, l->held_no);
 }
 
 static int

@@ -55,6 +55,15 @@ sx_set_error(struct sx *x, uint64_t no, const char *fmt, ...)
 	buf_release(&b);
 }
 
+int
+sx_held_error(struct sx *x, const char *msg, uint64_t no)
+{
+	if (msg == NULL)
+		return 0;
+	sx_set_error(x, no, "%s", msg);
+	return -1;
+}
+
 void
 sx_report(struct sx *x, const char *fmt, ...)
 {

@@ -436,6 +436,13 @@ void	 sx_fail_unit(struct sx *, struct sx_unit *);
 /* Record an error message for statement no; the lowest no wins. */
 void	 sx_set_error(struct sx *, uint64_t no, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+/*
+ * An error found before --skip-to's identity was checked (a table or a
+ * USE of the resumed run that the target lacks), kept so that another
+ * input is refused as such first: once the identity is the same, msg
+ * (NULL: none) is the error of statement or frame no.  0, or -1.
+ */
+int	 sx_held_error(struct sx *, const char *msg, uint64_t no);
 /* "sqlexec: " and the message on stderr, clear of the progress line. */
 void	 sx_report(struct sx *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -239,6 +239,11 @@ st_input_txn(struct dispatch *d, const struct rp_stmt *s, enum sx_action a)
 /*
  * A session statement before --skip-to: it runs again (the session after
  * it is the one the input intended), and the summary counts it apart.
+ * One that fails before the input's identity is checked (the USE of a
+ * database the target does not hold) is kept as d->held_err and the
+ * rest before the point are not run: another input's point is refused
+ * as such first (issue 25 F7).  Nothing is queued before the point, so
+ * the run can go on to it.
  */
 int
 st_session_before(struct dispatch *d, const struct rp_stmt *s)
@@ -247,6 +252,10 @@ st_session_before(struct dispatch *d, const struct rp_stmt *s)
 	uint64_t	 n, bytes;
 	int		 rc;
 
+	if (d->held_err != NULL) {
+		d->resumed++;
+		return 0;
+	}
 	/* before --skip-to nothing is in a unit: the workers are idle */
 	pthread_mutex_lock(&x->mu);
 	n = x->nstmts;
@@ -258,6 +267,16 @@ st_session_before(struct dispatch *d, const struct rp_stmt *s)
 	pthread_mutex_lock(&x->mu);
 	x->nstmts = n;
 	x->bytes = bytes;
+	if (rc == -1 && !d->checked && d->o->skip_has_hash &&
+	    x->interrupted == 0 && x->err.msg != NULL && !x->no_resume &&
+	    x->doubt == NULL) {
+		d->held_err = x->err.msg;
+		d->held_no = x->err.no;
+		x->err.msg = NULL;
+		x->err.no = 0;
+		x->stop = 0;
+		rc = 0;
+	}
 	pthread_mutex_unlock(&x->mu);
 	d->resumed_session++;
 	return rc;

@@ -29,6 +29,8 @@ struct dispatch {
 	uint64_t	 hash;		/* ... up to the statement read last */
 	uint64_t	 prev_hash;	/* ... up to the one before it */
 	int		 checked;	/* --skip-to's identity was checked */
+	char		*held_err;	/* a session statement before it failed */
+	uint64_t	 held_no;	/* ... said once the identity is checked */
 	int		 serial;	/* one connection from here on */
 	int		 autocommit_off; /* the input said SET autocommit=0 */
 	int		 use_warned;	/* a USE overrode the database argument */

@@ -122,6 +122,23 @@ like "$?  $(head -1 err)" "^1  sqlexec: frame [0-9]+ at offset [0-9]+: t4120_sn.
     "snapshot, empty target: the same snapshot: the table the point skips is missing"
 is "$(sql -e "SHOW DATABASES LIKE 't4120_sn'")" "" "snapshot, empty target: nothing ran"
 
+# The same for a statement stream: the USE it runs again before the point
+# fails in an empty target; another input's point is refused as such.
+printf 'CREATE DATABASE IF NOT EXISTS t4120_u;\nUSE t4120_u;\nCREATE TABLE t (id INT);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (2);\n' >ua.sql
+sed 's/(id INT)/(id BIGINT)/' ua.sql >ub.sql
+sql -e "DROP DATABASE IF EXISTS t4120_u"
+head -c 110 ua.sql | sqlsplit 2>/dev/null | sqlexec $C 2>err
+utok=$(sed -n 's/^sqlexec: statements 1-[0-9]* are committed; resume with --skip-to \([0-9]*:[0-9a-f]*\)$/\1/p' err)
+like "$utok" '^4:[0-9a-f]{16}$' "statements: a cut run's point ($utok)"
+sql -e "DROP DATABASE t4120_u"
+sqlsplit <ub.sql | sqlexec $C --skip-to "$utok" 2>err
+is "$? $(head -1 err)" "1 sqlexec: --skip-to $utok: this input is not the one the resume point was made from: its statements 1-4 differ; resume only with the same input" \
+    "statements, empty target: another input is refused as such (not by its USE)"
+sqlsplit <ua.sql | sqlexec $C --skip-to "$utok" 2>err
+is "$? $(head -1 err)" "1 sqlexec: statement 2 (line 2): ERROR 1049 (42000): Unknown database 't4120_u'" \
+    "statements, empty target: the same input: the USE's error"
+is "$(sql -e "SHOW DATABASES LIKE 't4120_u'")" "" "statements, empty target: nothing ran"
+
 # A resumed run that fails before it commits anything after the resume
 # point prints no new resume point (a bare N has no identity to print):
 # it says to run the same command again.
