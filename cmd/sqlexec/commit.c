@@ -408,6 +408,34 @@ failed:
 	return -1;
 }
 
+/*
+ * A snapshot stream's table object as a unit (snapobj.c): its DDL at
+ * once on c, overlapping the units before it (the DDL of the objects
+ * before it, when dbsnap gives them in a run), and the resume point
+ * past it only in its turn.  If the run stops before its turn, what it
+ * made stays behind the point: the resume runs DROP TABLE IF EXISTS and
+ * CREATE TABLE again, the same empty table (its rows come after it).  An
+ * answer lost in its turn leaves it in doubt, as a barrier's.  0 done;
+ * -1 not (recorded, or the run stopped before it).
+ */
+static int
+unit_ddl(struct sx *x, int c, struct sx_unit *u)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rc, t;
+
+	rc = x->ex->ddl(x, c, u);
+	if ((t = x->ex->turn(x, u)) == 1 && rc == 0)
+		return 0;
+	if (t == 1) {
+		buf_addf(&b, "frame %" PRIu64, u->end_no);
+		doubt(x, c, u, b.p, "its DDL");
+		buf_release(&b);
+		sx_fail_unit(x, u);
+	}
+	return -1;
+}
+
 /* The tables a committed unit wrote to (sx_wrote()); x->mu held. */
 static void
 unit_tables(struct sx *x, const struct sx_unit *u)
@@ -445,13 +473,13 @@ sx_unit_run(struct sx *x, int c, struct sx_unit *u)
 	/* a bulk unit alone: MariaDB bulk-loads the empty table (worker.c) */
 	if (u->bulk && !x->o->keep_checks)
 		x->ex->unique_checks(x, c, 0);
-	rc = unit_txn(x, c, u, &p);
+	rc = u->ddl != NULL ? unit_ddl(x, c, u) : unit_txn(x, c, u, &p);
 	if (u->bulk && !x->o->keep_checks)
 		x->ex->unique_checks(x, c, 1);
 	if (rc == -1)
 		return;
 	/* bytes: of statement text, or of the rows' frames */
-	bytes = u->rows != NULL ? u->rows->data.len :
+	bytes = u->ddl != NULL ? 0 : u->rows != NULL ? u->rows->data.len :
 	    u->text.len - 3 * (u->n - 1);
 	/* done with c: from here on the dispatcher may use it */
 	pthread_mutex_lock(&x->mu);

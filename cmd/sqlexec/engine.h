@@ -43,6 +43,13 @@
  *   barrier:    autocommit; with --checkpoint a DML one in a transaction
  *               with the row, any other pending while it runs (DDL
  *               commits on its own)
+ *   table object (a snapshot stream's run of them, -j 2+, without
+ *               --checkpoint): a unit whose DROP TABLE IF EXISTS and
+ *               CREATE TABLE run at once in autocommit, then its turn;
+ *               the point passes it only in its turn.  Stopped before,
+ *               what it made stays behind the point, and a resume runs
+ *               it again: the same empty table (no row of it is in a
+ *               unit before it)
  *   the input's BEGIN ... COMMIT: its statements in order on connection
  *               1, the row written before its COMMIT (sx_input_stmt()).
  *
@@ -137,9 +144,15 @@ struct sx_exec {
 	int	(*turn)(struct sx *, struct sx_unit *u);
 	/* The last failure on c, into *e (may be NULL), and its meaning. */
 	enum sx_fault (*fault)(struct sx *, int c, struct sx_err *e);
+	/*
+	 * A snapshot stream's table object u->ddl in autocommit (its DROP
+	 * and CREATE commit on their own), and its engine: sx_ddl_run().
+	 */
+	int	(*ddl)(struct sx *, int c, struct sx_unit *u);
 };
 
 extern const struct sx_exec sx_exec_mysql;	/* worker.c */
+int	 sx_ddl_run(struct sx *, int c, struct sx_unit *u);	/* snapobj.c */
 
 /*
  * commit.c.  sx_unit_run(): unit u on connection c, the whole protocol

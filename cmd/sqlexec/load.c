@@ -444,6 +444,9 @@ dispatch_frame(struct loader *l, const struct frame *f)
 	if (identity(l, f) == -1)
 		return -1;
 	l->frame = f->seq;
+	/* table objects queued as units: only more of them at once */
+	if (l->ddl_run && f->type != FT_OBJECT && ld_barrier(l) == -1)
+		return -1;
 	switch (f->type) {
 	case FT_OBJECT:
 		return ld_object(l, f);
@@ -468,6 +471,8 @@ summary(void *st, struct buf *b, double secs)
 	struct loader	*l = st;
 	struct sx	*x = l->x;
 
+	/* after the workers: every table object queued is as it ended */
+	ld_ddl_fold(l, 1);
 	buf_addf(b, "%" PRIu64 " table%s, %" PRIu64 " rows, %" PRIu64
 	    " object%s created, ", l->tables, l->tables == 1 ? "" : "s",
 	    x->rows, l->objects, l->objects == 1 ? "" : "s");
@@ -549,7 +554,10 @@ feeder_free(void *st)
 		ld_table_free(l->tbl[i]);
 	free(l->tbl);
 	free((char *)l->time_zone);
-	free(l->db);
+	ld_ddl_fold(l, 1);
+	for (i = 0; l->cdb != NULL && i < l->ncdb; i++)
+		free(l->cdb[i]);
+	free(l->cdb);
 	buf_release(&l->newdbs);
 	free(l->held_err);
 	objsql_free(l->objs);
@@ -587,6 +595,8 @@ start(struct sx *x, const struct buf *hdr, void **st)
 	oo.skip_definer = l->o->skip_definer;
 	oo.names = &l->o->names;	/* --rename-db */
 	if ((l->objs = objsql_new(&oo)) == NULL ||
+	    (l->cdb = calloc(l->ncdb = x->nconn + 1, sizeof(*l->cdb))) ==
+	    NULL ||
 	    (!l->o->dry_run && sx_bulk_new(x) == -1)) {
 		sx_set_error(x, 0, "%s", strerror(errno));
 		return -1;
@@ -632,6 +642,8 @@ end(void *st, int rc, int input_err, uint64_t *no, uint64_t *hash)
 	size_t		 i;
 
 	if (rc == 0 && identity_end(l) == -1)
+		rc = -1;
+	if (rc == 0 && l->ddl_run && ld_barrier(l) == -1)
 		rc = -1;
 	if (rc == 0) {
 		ld_push_all(l);	/* tables the trailer ended without TABLE_END */

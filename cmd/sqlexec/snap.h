@@ -26,7 +26,13 @@ struct loader {
 	const char	*time_zone;	/* the header's */
 	const struct frame *f;		/* the frame at hand */
 	struct objsql	*objs;		/* objects as rows2sql's SQL has them */
-	char		*db;		/* connection 1's database (USE) */
+	char		**cdb;		/* each connection's database (USE):
+					   its owner's (engine.h's lock rule) */
+	size_t		 ncdb;
+	struct sx_ddl	*ddl, *ddl_tail; /* table objects queued as units,
+					   not yet folded (ld_ddl_fold()) */
+	int		 ddl_run;	/* the frames since the last barrier:
+					   table objects queued as units */
 	int		 nconn;		/* connections a statement runs on */
 	int		 history;	/* system_versioning_insert_history set */
 	struct sx_deferred *defer;	/* --defer-indexes: ALTERs to run */
@@ -68,5 +74,11 @@ int	 ld_session(struct loader *);
 int	 ld_run_deferred(struct loader *);
 /* An OBJECT frame.  0, or -1 (recorded). */
 int	 ld_object(struct loader *, const struct frame *);
+/*
+ * The table objects queued as units that are done (all of them after a
+ * drain): their engines into nontx.c's cache, their count into
+ * l->objects; freed.  all: every one, done or not (the run is over).
+ */
+void	 ld_ddl_fold(struct loader *, int all);
 
 #endif

@@ -43,11 +43,11 @@ role_name(int role)
 
 /* "frame N: view s.v: CREATE" or "session: SET ...", for messages. */
 static void
-stmt_where(struct buf *b, const struct loader *l,
-    const struct objsql_stmt *os, int c)
+stmt_where(struct buf *b, uint64_t frame, const struct objsql_stmt *os,
+    int c)
 {
 	if (os->obj != NULL)
-		buf_addf(b, "frame %" PRIu64 ": %s %s%s%s: %.*s", l->frame,
+		buf_addf(b, "frame %" PRIu64 ": %s %s%s%s: %.*s", frame,
 		    kind_name(os->obj->kind), os->obj->schema,
 		    *os->obj->schema != '\0' ? "." : "", os->obj->name,
 		    /* a grant: which one (a PROXY grant, say) */
@@ -123,63 +123,89 @@ run_on(struct sx *x, int c, const struct objsql_stmt *os, unsigned *warns,
 	return rc == 0 ? 0 : -1;
 }
 
+/*
+ * os on conn[c] (its owner's: the dispatcher's after a drain, or the
+ * worker's that holds a table object's unit), for the object of frame
+ * frame: warnings counted and shown, a failed object with --force
+ * reported and counted.  0, or -1 (recorded).
+ */
+static int
+stmt_on(struct loader *l, int c, const struct objsql_stmt *os,
+    uint64_t frame)
+{
+	struct sx	*x = l->x;
+	struct buf	 b = BUF_INIT;
+	MYSQL		*m = x->conn[c];
+	unsigned	 w;
+	int		 rc, made;
+
+	if (run_on(x, c, os, &w, &made) == 0) {
+		if (made && c == 0 && os->role == OBJSQL_CREATE &&
+		    os->obj != NULL && os->obj->kind == OBJ_DATABASE) {
+			buf_adds(&l->newdbs, os->db);
+			buf_addc(&l->newdbs, '\0');
+		}
+		if (os->role == OBJSQL_USE) {
+			free(l->cdb[c]);
+			l->cdb[c] = strdup(os->db);
+		}
+		if (w == 0 || (c > 0 && os->obj == NULL))
+			return 0;	/* every connection: count once */
+		pthread_mutex_lock(&x->mu);
+		x->nwarnings += w;
+		pthread_mutex_unlock(&x->mu);
+		if (x->interrupted || !sx_warn_wanted(x))
+			return 0;
+		stmt_where(&b, frame, os, os->obj == NULL ? c : 0);
+		rc = sx_warn(x, m, w, frame, b.p);
+		buf_release(&b);
+		if (rc == -1)
+			return -1;	/* --strict */
+		if (rc == 1) {
+			pthread_mutex_lock(&x->mu);
+			x->nfailed++;	/* --strict --force */
+			pthread_mutex_unlock(&x->mu);
+		}
+		return 0;
+	}
+	if (x->interrupted)
+		return -1;
+	stmt_where(&b, frame, os, os->obj == NULL ? c : 0);
+	buf_addf(&b, ": ERROR %u (%s): %s", mysql_errno(m),
+	    mysql_sqlstate(m), mysql_error(m));
+	if (x->o->force && os->obj != NULL &&
+	    !sx_fatal_errno(mysql_errno(m))) {
+		sx_report(x, "%s", b.p);
+		pthread_mutex_lock(&x->mu);
+		x->nfailed++;
+		pthread_mutex_unlock(&x->mu);
+		buf_release(&b);
+		return 1;
+	}
+	sx_set_error(x, frame, "%s", b.p);
+	buf_release(&b);
+	return -1;
+}
+
+/* USE of the database connection c is in already: saved. */
+static int
+same_db(const struct loader *l, int c, const struct objsql_stmt *os)
+{
+	return os->role == OBJSQL_USE && l->cdb[c] != NULL &&
+	    strcmp(l->cdb[c], os->db) == 0;
+}
+
 int
 ld_run_stmt(void *arg, const struct objsql_stmt *os)
 {
 	struct loader	*l = arg;
-	struct sx	*x = l->x;
-	struct buf	 b = BUF_INIT;
-	MYSQL		*m;
-	unsigned	 w;
-	int		 c, rc, made;
+	int		 c, rc;
 
-	if ((os->role == OBJSQL_USE && l->db != NULL &&
-	    strcmp(l->db, os->db) == 0) || needless(l, os))
+	if (same_db(l, 0, os) || needless(l, os))
 		return 0;
-	for (c = 0; c < l->nconn; c++) {
-		m = x->conn[c];
-		if (run_on(x, c, os, &w, &made) == 0) {
-			if (made && c == 0 && os->role == OBJSQL_CREATE &&
-			    os->obj != NULL && os->obj->kind == OBJ_DATABASE) {
-				buf_adds(&l->newdbs, os->db);
-				buf_addc(&l->newdbs, '\0');
-			}
-			if (w == 0 || c > 0)
-				continue;	/* every connection: count once */
-			pthread_mutex_lock(&x->mu);
-			x->nwarnings += w;
-			pthread_mutex_unlock(&x->mu);
-			if (x->interrupted || !sx_warn_wanted(x))
-				continue;
-			stmt_where(&b, l, os, c);
-			rc = sx_warn(x, m, w, l->frame, b.p);
-			buf_release(&b);
-			if (rc == -1)
-				return -1;	/* --strict */
-			if (rc == 1)
-				x->nfailed++;	/* --strict --force */
-			continue;
-		}
-		if (x->interrupted)
-			return -1;
-		stmt_where(&b, l, os, c);
-		buf_addf(&b, ": ERROR %u (%s): %s", mysql_errno(m),
-		    mysql_sqlstate(m), mysql_error(m));
-		if (x->o->force && os->obj != NULL &&
-		    !sx_fatal_errno(mysql_errno(m))) {
-			sx_report(x, "%s", b.p);
-			x->nfailed++;
-			buf_release(&b);
-			return 0;
-		}
-		sx_set_error(x, l->frame, "%s", b.p);
-		buf_release(&b);
-		return -1;
-	}
-	if (os->role == OBJSQL_USE) {
-		free(l->db);
-		l->db = strdup(os->db);
-	}
+	for (c = 0; c < l->nconn; c++)
+		if ((rc = stmt_on(l, c, os, l->frame)) != 0)
+			return rc == 1 ? 0 : -1;
 	if (os->role == OBJSQL_CREATE)
 		l->objects++;
 	return 0;
@@ -347,6 +373,252 @@ out:
 	return rc;
 }
 
+/*
+ * A table object queued as a unit (sx_ddl_run(), commit.c's unit_ddl()):
+ * its statements, rendered by the dispatcher (lib/objsql is its own),
+ * run by the worker that takes the unit, on that worker's connection.
+ */
+struct ddl_stmt {
+	int		 role;
+	int		 of_obj;	/* names the object (not NULL obj) */
+	char		*db;
+	char		*text;
+	size_t		 len;
+};
+
+struct sx_ddl {
+	struct loader	*l;
+	uint64_t	 frame, offset;
+	struct rp_object ob;		/* kind, schema and name: messages */
+	char		*target;	/* its database on the target */
+	struct ddl_stmt	*st;
+	size_t		 n;
+	/* the worker's, then (done set under x->mu) the dispatcher's */
+	int		 done;		/* 1 ran, 2 failed */
+	unsigned	 created;	/* CREATEs that ran */
+	char		*engine;	/* sx_nontx_query()'s */
+	struct sx_ddl	*next;
+};
+
+static void
+ddl_free(struct sx_ddl *d)
+{
+	size_t	 k;
+
+	for (k = 0; k < d->n; k++) {
+		free(d->st[k].db);
+		free(d->st[k].text);
+	}
+	free(d->st);
+	free((char *)d->ob.schema);
+	free((char *)d->ob.name);
+	free(d->target);
+	free(d->engine);
+	free(d);
+}
+
+/* objsql_object()'s callback: the statement into d, unless needless. */
+static int
+ddl_collect(void *arg, const struct objsql_stmt *os)
+{
+	struct sx_ddl	*d = arg;
+	struct ddl_stmt	*st;
+
+	if (needless(d->l, os))
+		return 0;
+	if ((st = reallocarray(d->st, d->n + 1, sizeof(*st))) == NULL)
+		return -1;
+	d->st = st;
+	st = &d->st[d->n];
+	st->role = os->role;
+	st->of_obj = os->obj != NULL;
+	st->len = os->len;
+	st->db = strdup(os->db != NULL ? os->db : "");
+	if ((st->text = malloc(os->len + 1)) != NULL) {
+		memcpy(st->text, os->text, os->len);
+		st->text[os->len] = '\0';
+	}
+	if (st->db == NULL || st->text == NULL) {
+		free(st->db);
+		free(st->text);
+		return -1;
+	}
+	d->n++;
+	return 0;
+}
+
+int
+sx_ddl_run(struct sx *x, int c, struct sx_unit *u)
+{
+	struct sx_ddl	*d = u->ddl;
+	struct objsql_stmt os;
+	MYSQL		*m = x->conn[c];
+	size_t		 k;
+	int		 rc = 0, r, failed = 0;
+
+	for (k = 0; k < d->n && rc == 0; k++) {
+		memset(&os, 0, sizeof(os));
+		os.role = d->st[k].role;
+		os.text = d->st[k].text;
+		os.len = d->st[k].len;
+		os.db = d->st[k].db;
+		os.obj = d->st[k].of_obj ? &d->ob : NULL;
+		if (same_db(d->l, c, &os))
+			continue;
+		/* --force: a failed statement is reported, the next runs */
+		if ((r = stmt_on(d->l, c, &os, d->frame)) == -1)
+			rc = -1;
+		else if (r == 1)
+			failed = 1;
+		else if (os.role == OBJSQL_CREATE)
+			d->created++;
+	}
+	/*
+	 * Its engine, before any row of it: for its rows (table_engine());
+	 * made by its CREATE TABLE, nothing failing, it has no trigger.
+	 */
+	if (rc == 0 && sx_nontx_query(m, d->target, d->ob.name,
+	    d->created > 0 && !failed, &d->engine) == -1) {
+		sx_set_error(x, d->frame, "frame %" PRIu64 " at offset %" PRIu64
+		    ": %s.%s: its engine: ERROR %u (%s): %s", d->frame,
+		    d->offset, d->target, d->ob.name, mysql_errno(m),
+		    mysql_sqlstate(m), mysql_error(m));
+		rc = -1;
+	}
+	pthread_mutex_lock(&x->mu);
+	d->done = rc == 0 ? 1 : 2;
+	pthread_mutex_unlock(&x->mu);
+	return rc;
+}
+
+/* Is w (lower case letters) in ddl, in any case? */
+static int
+has_word(const char *ddl, size_t len, const char *w)
+{
+	size_t		 i, k, n = strlen(w);
+
+	for (i = 0; i + n <= len; i++) {
+		for (k = 0; k < n; k++)
+			if ((ddl[i + k] | 0x20) != w[k])
+				break;
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * May table object ob run as a unit, at once with the objects before
+ * it?  Its CREATE must be all there is to run again, and nothing the
+ * server locks for one of them may be another's: in a database this
+ * run made (no DROP, no table there but the ones it creates), naming no
+ * other table (a foreign key's REFERENCES, a MERGE table's UNION: two
+ * DROPs of tables with foreign keys between them waited on each other
+ * for good, MariaDB 10.11); not a
+ * plan's part (a table may come in several); not with --checkpoint
+ * (whose row holds one DDL pending: barriers'); with 2 connections or
+ * more.  Not while an object queued before names the same table.
+ */
+static int
+ddl_parallel(struct loader *l, const struct rp_object *ob)
+{
+	return ob->kind == OBJ_TABLE && l->x->nconn > 1 && !l->plan &&
+	    !l->o->no_create && l->o->checkpoint == NULL &&
+	    new_db(l, names_db(&l->o->names, ob->schema)) &&
+	    !has_word(ob->ddl, ob->ddl_len, "references") &&
+	    !has_word(ob->ddl, ob->ddl_len, "union");
+}
+
+static int
+ddl_conflict(const struct loader *l, const struct rp_object *ob)
+{
+	const struct sx_ddl *d;
+	const char	*schema = names_db(&l->o->names, ob->schema);
+
+	for (d = l->ddl; d != NULL; d = d->next)
+		if (strcmp(d->ob.name, ob->name) == 0 &&
+		    strcmp(d->target, schema) == 0)
+			return 1;
+	return 0;
+}
+
+/* Queue table object ob (create: as it is to be made) as a unit. */
+static int
+ddl_queue(struct loader *l, const struct frame *f, const struct rp_object *ob,
+    const struct rp_object *create)
+{
+	struct sx_ddl	*d;
+	struct sx_unit	*u = NULL;
+	const char	*why;
+
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		return ld_frame_error(l, f, "%s", strerror(errno));
+	d->l = l;
+	d->frame = f->seq;
+	d->offset = f->offset;
+	d->ob.kind = ob->kind;
+	d->ob.schema = strdup(ob->schema);
+	d->ob.name = strdup(ob->name);
+	d->target = strdup(names_db(&l->o->names, ob->schema));
+	if (d->ob.schema == NULL || d->ob.name == NULL || d->target == NULL ||
+	    (u = calloc(1, sizeof(*u))) == NULL) {
+		ddl_free(d);
+		return ld_frame_error(l, f, "%s", strerror(ENOMEM));
+	}
+	if (objsql_object(l->objs, create, ddl_collect, d) == -1) {
+		why = objsql_errstr(l->objs);
+		ld_frame_error(l, f, "%s", *why != '\0' ? why :
+		    strerror(ENOMEM));
+		ddl_free(d);
+		free(u);
+		return -1;
+	}
+	u->ddl = d;
+	u->end_no = f->seq;
+	u->end_hash = l->hash;
+	if (l->ddl_tail != NULL)
+		l->ddl_tail->next = d;
+	else
+		l->ddl = d;
+	l->ddl_tail = d;
+	sx_nontx_drop(l->x, d->target, d->ob.name);
+	sx_push(l->x, u);
+	return 0;
+}
+
+void
+ld_ddl_fold(struct loader *l, int all)
+{
+	struct sx_ddl	*d;
+	size_t		 i;
+	int		 done;
+
+	while ((d = l->ddl) != NULL) {
+		pthread_mutex_lock(&l->x->mu);
+		done = d->done;
+		pthread_mutex_unlock(&l->x->mu);
+		if (done == 0 && !all)
+			break;
+		l->objects += d->created;
+		if (done == 1) {
+			(void)sx_nontx_set(l->x, d->target, d->ob.name,
+			    d->engine);
+			d->engine = NULL;
+		}
+		/* not created: no table is left without its deferred indexes */
+		for (i = 0; done == 2 && i < l->ndefer; i++)
+			if (l->defer[i].frame == d->frame) {
+				free(l->defer[i].table);
+				free(l->defer[i].sql);
+				l->defer[i] = l->defer[--l->ndefer];
+				break;
+			}
+		if ((l->ddl = d->next) == NULL)
+			l->ddl_tail = NULL;
+		ddl_free(d);
+	}
+}
+
 struct object_arg {
 	struct loader	*l;
 	const struct frame *f;
@@ -378,7 +650,7 @@ ld_object(struct loader *l, const struct frame *f)
 	struct object_arg oa = { NULL, NULL, NULL, 0 };
 	struct buf	 ddl = BUF_INIT, where = BUF_INIT;
 	const char	*schema, *eng;
-	int		 rc = -1;
+	int		 rc = -1, par;
 
 	if (dec_object(f, &ob) == -1)
 		return ld_frame_error(l, f, "corrupt object frame");
@@ -399,7 +671,11 @@ ld_object(struct loader *l, const struct frame *f)
 	if (ob.kind != OBJ_DATABASE && ob.kind != OBJ_TABLE &&
 	    ob.kind != OBJ_SEQUENCE && ld_run_deferred(l) == -1)
 		return -1;
-	if (ld_barrier(l) == -1)
+	/* a table after a table queued as a unit: at once with it */
+	ld_ddl_fold(l, 0);
+	par = !l->o->dry_run && ddl_parallel(l, &ob);
+	if ((!par || !l->ddl_run || ddl_conflict(l, &ob)) &&
+	    ld_barrier(l) == -1)
 		return -1;
 	if (l->o->dry_run) {
 		printf("frame %" PRIu64 ": %s %s.%s: barrier\n", f->seq,
@@ -410,6 +686,11 @@ ld_object(struct loader *l, const struct frame *f)
 	if (ob.kind == OBJ_TABLE && l->o->defer_indexes && !l->o->no_create &&
 	    defer_table(l, &ob, &create, &ddl) == -1)
 		goto out;
+	if (par) {
+		if ((rc = ddl_queue(l, f, &ob, &create)) == 0)
+			oa.created = l->ddl_run = 1;
+		goto out;
+	}
 	l->nconn = 1;
 	/* DDL commits on its own: pending while it runs (commit.c) */
 	oa.l = l;

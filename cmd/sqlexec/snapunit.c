@@ -106,6 +106,7 @@ int
 ld_barrier(struct loader *l)
 {
 	struct sx	*x = l->x;
+	int		 rc;
 
 	/* resuming, before its last frame: nothing is queued */
 	if (l->hold)
@@ -113,8 +114,11 @@ ld_barrier(struct loader *l)
 	ld_push_all(l);
 	if (l->o->dry_run)
 		return 0;
-	if (sx_drain(x) == -1)
+	rc = sx_drain(x);
+	ld_ddl_fold(l, 0);
+	if (rc == -1)
 		return -1;
+	l->ddl_run = 0;
 	pthread_mutex_lock(&x->mu);
 	sx_done(x, l->frame - 1, l->prev_hash);
 	pthread_mutex_unlock(&x->mu);

@@ -191,6 +191,7 @@ struct sx_unit {
 	struct buf	 ctx;		/* NUL-separated context strings */
 	struct sx_stmt	*st;
 	size_t		 n, cap;
+	struct sx_ddl	*ddl;		/* a table object (snapobj.c), or NULL */
 	struct sx_unit	*next;		/* queue link */
 	int		 large;		/* over 2 x commit_every: its share of
 					   qlarge, SX_LARGE or SX_LARGE_WHOLE */
@@ -205,6 +206,7 @@ struct sx_error {
 
 struct sx_intr;
 struct sx_exec;
+struct sx_ddl;
 struct sx_point;
 
 #define SX_MAX_CONN	256	/* -j at most */
@@ -716,6 +718,17 @@ int	 sx_nontx(struct sx *, MYSQL *m, const char *schema,
 void	 sx_nontx_forget(struct sx *);
 /* Forget what is known of schema.table alone (it was created again). */
 void	 sx_nontx_drop(struct sx *, const char *schema, const char *table);
+/*
+ * sx_nontx_query(): what sx_nontx() asks, on m, without the cache (any
+ * thread, on a connection it owns): *engine as sx_nontx()'s, malloc'd,
+ * or NULL; new: a table this run's CREATE TABLE just made (no trigger
+ * yet).  0, or -1 (the error is on m, or ENOMEM).  sx_nontx_set():
+ * that answer into the cache (taking engine), dispatcher's thread only.
+ */
+int	 sx_nontx_query(MYSQL *m, const char *schema, const char *table,
+	    int new, char **engine);
+int	 sx_nontx_set(struct sx *, const char *schema, const char *table,
+	    char *engine);
 void	 sx_nontx_free(struct sx *);
 /*
  * ROLLBACK on m after the work described by what ("statements 5-9

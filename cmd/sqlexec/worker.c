@@ -356,6 +356,7 @@ const struct sx_exec sx_exec_mysql = {
 	.in_txn = ex_in_txn,
 	.turn = sx_wait_turn,
 	.fault = ex_fault,
+	.ddl = sx_ddl_run,
 };
 
 struct worker_arg {
