@@ -97,10 +97,30 @@ table_is_spatial(const struct table *t)
 	return 0;
 }
 
+/* Collation ids known from an earlier database's query (main thread). */
+static struct {
+	char		*name;
+	unsigned	 id;
+} *known_coll;
+static size_t	 nknown_coll;
+
+static unsigned
+known_collation(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < nknown_coll; i++)
+		if (strcmp(known_coll[i].name, name) == 0)
+			return known_coll[i].id;
+	return 0;
+}
+
 /*
  * The collation ids of the columns of ts[0..n-1] still at 0, from one
- * query naming the collations they use; a name the server does not list
- * gets 63 (binary), as the join this replaces gave it.
+ * query naming the collations they use that no earlier database's query
+ * named (each reads the server's 500 collations: 0.4 ms); a name the
+ * server does not list gets 63 (binary), as the join this replaces gave
+ * it.
  */
 static void
 collation_ids(struct snap *s, const char *db, struct table **ts, size_t n)
@@ -119,6 +139,8 @@ collation_ids(struct snap *s, const char *db, struct table **ts, size_t n)
 			struct col *c = &ts[i]->cols[j];
 
 			if (c->charsetnr != 0 || c->collation == NULL)
+				continue;
+			if ((c->charsetnr = known_collation(c->collation)) != 0)
 				continue;
 			for (k = 0; k < names; k++)
 				if (strcmp(nm[k], c->collation) == 0)
@@ -153,6 +175,20 @@ collation_ids(struct snap *s, const char *db, struct table **ts, size_t n)
 		for (j = 0; j < ts[i]->ncols; j++)
 			if (ts[i]->cols[j].charsetnr == 0)
 				ts[i]->cols[j].charsetnr = 63;
+	if (names > 0 && (known_coll = reallocarray(known_coll,
+	    nknown_coll + names, sizeof(*known_coll))) == NULL)
+		die(s, "out of memory");
+	for (k = 0; k < names; k++)
+		for (i = 0, id = 0; i < n && id == 0; i++)
+			for (j = 0; j < ts[i]->ncols && id == 0; j++)
+				if (ts[i]->cols[j].collation != NULL &&
+				    strcmp(ts[i]->cols[j].collation,
+				    nm[k]) == 0) {
+					id = ts[i]->cols[j].charsetnr;
+					known_coll[nknown_coll].name =
+					    xstrdup(nm[k]);
+					known_coll[nknown_coll++].id = id;
+				}
 	free(nm);
 	buf_release(&q);
 }
