@@ -61,7 +61,7 @@ MYSQL *
 session_open(struct snap *s)
 {
 	MYSQL	*m;
-	char	 e[512];
+	char	 e[512], q[64];
 	size_t	 i;
 
 	if ((m = conn_open(&s->o->conn, NULL, 0, e, sizeof(e))) == NULL)
@@ -74,6 +74,17 @@ session_open(struct snap *s)
 		    sizeof(session_sql_mariadb[0]); i++)
 			sql_exec(m, "session set-up", session_sql_mariadb[i],
 			    strlen(session_sql_mariadb[i]));
+	/*
+	 * Every connection, not only the one that takes the global read
+	 * lock: a worker's first read of a table can queue behind an ALTER
+	 * that itself waits for the metadata lock conns[0] holds to the end,
+	 * a wait the server does not see as a deadlock; with the server's
+	 * default (a day) the dump, the ALTER and every application query on
+	 * that table behind it would wait that long.
+	 */
+	snprintf(q, sizeof(q), "SET SESSION lock_wait_timeout = %u",
+	    s->o->lock_wait_timeout);
+	sql_exec(m, "session set-up", q, strlen(q));
 	return m;
 }
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <mysql.h>
+#include <mysqld_error.h>
 
 #include "dbsnap.h"
 #include "report.h"
@@ -656,6 +657,12 @@ stmt_die(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
 	if (st == NULL || mysql_stmt_errno(st) == 0)
 		die(w->s, "%s.%s: chunk %zu: %s%s", t->schema, t->name, no,
 		    late, conn_strerror(w->m, e, sizeof(e)));
+	if (mysql_stmt_errno(st) == ER_LOCK_WAIT_TIMEOUT)
+		die(w->s, "%s.%s: chunk %zu: its metadata lock not given in "
+		    "%u s (--lock-wait-timeout): DDL on the table (ALTER, "
+		    "RENAME, DROP, TRUNCATE, ...) waits for this dump, and "
+		    "this read queued behind it; dump again when that DDL has "
+		    "run", t->schema, t->name, no, w->s->o->lock_wait_timeout);
 	die(w->s, "%s.%s: chunk %zu: %s%s (%u, %s)", t->schema, t->name, no,
 	    late, mysql_stmt_error(st), mysql_stmt_errno(st),
 	    mysql_stmt_sqlstate(st));

@@ -76,4 +76,34 @@ for q in $(sql -e "SELECT ID FROM information_schema.PROCESSLIST
 done
 wait $spid
 wait $cpid
+
+# Every connection waits at most --lock-wait-timeout for a table's
+# metadata lock, not only the one that takes the global read lock: DDL
+# queued behind a lock the dump holds makes later reads of that table
+# queue behind the DDL, a wait the server does not see as a deadlock (its
+# default lock_wait_timeout is a day).  Here an ALTER waits for a session
+# that holds t, and dbsnap --no-lock -j 2, whose LIMIT 0 on t queues
+# behind the ALTER, must give up after 2 s, not wait for the day.
+mkfifo hold2.in
+sql $DB -n <hold2.in >hold2.out &
+HOLDER=$!
+exec 3>hold2.in
+echo "BEGIN; SELECT CONCAT('held ', COUNT(*)) FROM t;" >&3
+wait_for grep -q held hold2.out
+ok $? "a session holds t's metadata lock"
+(exec 3>&-; sql $DB -e "ALTER TABLE t ADD COLUMN x int" >/dev/null 2>&1) &
+apid=$!
+wait_for running "ALTER TABLE t ADD" "Waiting for table metadata lock" >/dev/null
+ok $? "an ALTER of t waits for it"
+timeout 60 dbsnap $(CONN) -j 2 --no-lock --lock-wait-timeout 2 $DB t \
+    >out2.rp 2>err2
+is "$?" 1 "dbsnap --no-lock -j 2 --lock-wait-timeout 2 behind the ALTER: exit 1 (not a wait of 60 s)"
+like "$(tail -1 err2)" "t1101_db.*Lock wait timeout exceeded" \
+    "... with the lock wait timeout on t"
+echo "ROLLBACK;" >&3
+exec 3>&-
+wait $HOLDER
+HOLDER=
+wait $apid
+is "$?" 0 "the ALTER then runs"
 done_testing
