@@ -6,9 +6,14 @@
 # resuming by what the target holds applies it exactly once.  Before:
 # "no statement is committed; run the same input again", which applied
 # the transaction twice.  The COMMIT is held on the server by a FLUSH
-# TABLES WITH READ LOCK of another session until the proxy has stalled.
+# TABLES WITH READ LOCK of another session until the proxy has stalled;
+# on a server of the test's own: on the shared one that lock held other
+# files' statements, and their COMMITs counted with this one's.
 . "$(dirname "$0")/../lib.sh"
+. "$RP_TOP/tests/server.sh"
 need_server
+server_own OWN --server-id=54
+RP_SOCK=$OWN_SOCK RP_PORT=$OWN_PORT
 [ -n "${RP_PORT:-}" ] || skip_all "no TCP port for the server"
 sql -e "DROP DATABASE IF EXISTS t4221; CREATE DATABASE t4221;
     CREATE TABLE t4221.c (id int PRIMARY KEY, n int);
