@@ -71,6 +71,9 @@ stbls_rows(struct stbls *set, const struct frame *f, struct rp_rows *r)
 	if ((s = stbls_find(set, r->table_id)) == NULL)
 		return none(set, "rows for unknown table id %" PRIu64,
 		    r->table_id);
+	if (s->ended)
+		return none(set, "%s.%s: rows after the table's end",
+		    s->t->schema, s->t->name);
 	return s;
 }
 
@@ -84,9 +87,13 @@ stbls_end(struct stbls *set, const struct frame *f)
 		return none(set, "corrupt table end frame");
 	if ((s = stbls_find(set, id)) == NULL)
 		return none(set, "end of unknown table id %" PRIu64, id);
+	if (s->ended)
+		return none(set, "%s.%s: a second end of the table",
+		    s->t->schema, s->t->name);
 	if (rows != s->rows)
 		return none(set, "%s.%s: %" PRIu64 " rows announced, %" PRIu64
 		    " received", s->t->schema, s->t->name, rows, s->rows);
+	s->ended = 1;
 	return s;
 }
 

@@ -2,8 +2,8 @@
  * stbl: a snapshot stream's tables by their TABLE frame id, for the
  * programs that read one (rowpipe-stream(5), Frames: TABLE, ROWS and
  * TABLE_END).  The set checks what every reader of rows must: a table id
- * announced once, rows only for an announced table, and a TABLE_END whose
- * count is the rows received.
+ * announced once, rows only for an announced table before its end, and
+ * one TABLE_END, whose count is the rows received.
  *
  * A reader keeps its own state of a table in a struct whose first member
  * is a struct stbl; stbls_add() allocates it.  The set owns those structs
@@ -23,6 +23,7 @@ struct stbl {
 	uint64_t	 id;
 	struct rp_table	*t;		/* the TABLE frame, decoded */
 	uint64_t	 rows;		/* rows received: the reader counts */
+	int		 ended;		/* its TABLE_END was read */
 };
 
 struct stbls {
@@ -41,11 +42,13 @@ struct stbls {
 void	*stbls_add(struct stbls *, const struct frame *f, size_t size);
 /* The table of id, or NULL. */
 void	*stbls_find(struct stbls *, uint64_t id);
-/* Begin ROWS frame f in r: its table, or NULL (corrupt, unknown id). */
+/* Begin ROWS frame f in r: its table, or NULL (corrupt, unknown id, or
+ * the table ended). */
 void	*stbls_rows(struct stbls *, const struct frame *f, struct rp_rows *r);
 /*
- * TABLE_END frame f: its table, or NULL (corrupt, unknown id, or a count
- * other than the table's rows: "db.t: N rows announced, M received").
+ * TABLE_END frame f: its table, now ended, or NULL (corrupt, unknown id,
+ * ended before, or a count other than the table's rows: "db.t: N rows
+ * announced, M received").
  */
 void	*stbls_end(struct stbls *, const struct frame *f);
 void	 stbls_free(struct stbls *);

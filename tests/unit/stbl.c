@@ -103,6 +103,14 @@ test_checks(void **state)
 	enc_table_end(&b, 7, 2);
 	f = frame_of(FT_TABLE_END, &b);
 	assert_ptr_equal(stbls_end(&set, &f), a);
+	assert_null(stbls_end(&set, &f));
+	assert_string_equal(set.why, "db.a: a second end of the table");
+	b.len = 0;
+	enc_rows_begin(&b, 7, 1);
+	enc_val(&b, "3", 1);
+	f = frame_of(FT_ROWS, &b);
+	assert_null(stbls_rows(&set, &f, &r));
+	assert_string_equal(set.why, "db.a: rows after the table's end");
 	b.len = 0;
 	enc_table_end(&b, 5, 0);
 	f = frame_of(FT_TABLE_END, &b);
