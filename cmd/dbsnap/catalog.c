@@ -256,13 +256,6 @@ discover_tables(struct snap *s)
 	ignore_unmatched(s);
 }
 
-void
-db_span(const struct snap *s, size_t i, size_t *lo, size_t *hi)
-{
-	*lo = i > 0 ? s->db_end[i - 1] : 0;
-	*hi = s->db_end[i];
-}
-
 static char *
 db_collation(struct snap *s, const char *db)
 {

@@ -303,7 +303,12 @@ void	 netread_uninstall(MYSQL *);
 void	 discover_tables(struct snap *);
 void	 discover_details(struct snap *);
 /* o->dbs[i]'s tables are s->tables[*lo..*hi) (one walk, not N x N) */
-void	 db_span(const struct snap *, size_t i, size_t *lo, size_t *hi);
+static inline void
+db_span(const struct snap *s, size_t i, size_t *lo, size_t *hi)
+{
+	*lo = i > 0 ? s->db_end[i - 1] : 0;
+	*hi = s->db_end[i];
+}
 void	 list_tables(struct snap *);
 
 /* schema.c */
