@@ -164,5 +164,5 @@ refuse_terminal(int fd, const char *doing, const char *hint)
 void
 return_large_buffers(void)
 {
-	(void)mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	(void)mallopt(M_MMAP_THRESHOLD, 4 << 20);
 }
