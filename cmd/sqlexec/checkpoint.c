@@ -458,7 +458,13 @@ sx_ckpt_open(struct sx *x, struct sx_opts *o)
 	if (o->resume && pend != 0 && ckpt_pending(x, pend, pend_hash,
 	    pmarks) == -1)
 		goto out;
-	if (!o->resume && found && !done && o->skip_top == 0) {
+	/*
+	 * A row at position 0 with nothing pending and no marks records a
+	 * run stopped before its first commit (an interrupt just after the
+	 * REPLACE below): starting again is what --resume would do.
+	 */
+	if (!o->resume && found && !done && o->skip_top == 0 &&
+	    (pos != 0 || pend != 0 || (marks != NULL && *marks != '\0'))) {
 		buf_adds(&b, "DELETE FROM ");
 		ckpt_table(&b, o->checkpoint);
 		buf_adds(&b, " WHERE id = 1");

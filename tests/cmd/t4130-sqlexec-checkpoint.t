@@ -294,6 +294,22 @@ is $? 0 "live stream: --resume from the copy tee saved: exit 0"
 is "$(sql -e "SELECT COUNT(*), SUM(c = 'United States') FROM t4130_m.w")" \
     "100000	1" "live stream: resumed from the copy: every row"
 
+# A run stopped before its first commit (a signal just after it wrote
+# 'running' at position 0, the window the early handler's "run the same
+# command again" covers): the same command starts again; a row at 0 with
+# a statement pending is still an unfinished run.
+sql -e "UPDATE $CK SET state = 'running', position = 0, marks = NULL,
+    pending = NULL, pending_identity = NULL, pending_marks = NULL"
+sqlexec $C -j 3 --commit-every 300 --checkpoint $CK <a.rp 2>err
+is $? 0 "a row at position 0, nothing pending: the same command runs: exit 0"
+is "$(rows t4130_a)" "$want" "a row at position 0: every row exactly once"
+sql -e "UPDATE $CK SET state = 'running', position = 0, pending = 5,
+    pending_identity = '0000000000000000'"
+sqlexec $C --checkpoint $CK <a.rp 2>err
+is $? 1 "a row at position 0 with a statement pending: refused, exit 1"
+like "$(cat err)" "holds an unfinished run \\(statements 1-0 committed\\)" \
+    "a row at position 0 with a statement pending: the reason"
+
 sql -e "DROP DATABASE t4130_a; DROP DATABASE t4130_d; DROP DATABASE t4130_ck;
     DROP DATABASE t4130_sn; DROP DATABASE t4130_l; DROP DATABASE t4130_m"
 done_testing
