@@ -24,14 +24,13 @@ none(struct stbls *set, const char *fmt, ...)
 void *
 stbls_find(struct stbls *set, uint64_t id)
 {
-	size_t	 i;
+	struct stbl	*s;
 
 	if (set->last != NULL && set->last->id == id)
 		return set->last;
-	for (i = 0; i < set->n; i++)
-		if (set->v[i]->id == id)
-			return set->last = set->v[i];
-	return NULL;
+	if ((s = hmap_get(&set->ids, &id, sizeof(id))) != NULL)
+		set->last = s;
+	return s;
 }
 
 void *
@@ -49,14 +48,15 @@ stbls_add(struct stbls *set, const struct frame *f, size_t size)
 		return none(set, "table id %" PRIu64 " sent twice", id);
 	}
 	if ((s = calloc(1, size)) == NULL ||
-	    (v = reallocarray(set->v, set->n + 1, sizeof(*v))) == NULL) {
+	    (v = reallocarray(set->v, set->n + 1, sizeof(*v))) == NULL ||
+	    (set->v = v, hmap_put(&set->ids, &t->id, sizeof(t->id), s,
+	    NULL)) == -1) {
 		free(s);
 		rp_table_free(t);
 		return none(set, "%s", strerror(ENOMEM));
 	}
 	s->id = t->id;
 	s->t = t;
-	set->v = v;
 	set->v[set->n++] = s;
 	return s;
 }
@@ -110,6 +110,7 @@ stbls_free(struct stbls *set)
 	}
 	free(set->v);
 	set->v = NULL;
+	hmap_free(&set->ids, NULL);
 	set->n = 0;
 	set->last = NULL;
 }

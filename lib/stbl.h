@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "frame.h"
+#include "hmap.h"
 
 struct stbl {
 	uint64_t	 id;
@@ -30,6 +31,7 @@ struct stbls {
 	struct stbl	**v;
 	size_t		 n;
 	struct stbl	*last;		/* rows frames come in runs */
+	struct hmap	 ids;		/* the same tables by id */
 	void		(*release)(struct stbl *);
 	char		 why[512];
 };
@@ -40,7 +42,7 @@ struct stbls {
  * twice, or out of memory.
  */
 void	*stbls_add(struct stbls *, const struct frame *f, size_t size);
-/* The table of id, or NULL. */
+/* The table of id, or NULL (a hash: a dump can have thousands). */
 void	*stbls_find(struct stbls *, uint64_t id);
 /* Begin ROWS frame f in r: its table, or NULL (corrupt, unknown id, or
  * the table ended). */

@@ -15,7 +15,7 @@
  * server then warns ER_WARNING_NOT_COMPLETE_ROLLBACK (1196), and
  * sx_rollback() makes it an error that is never run again.
  *
- * The engines are cached by "schema.table" in the dispatcher's thread;
+ * The engines are cached by schema and table in the dispatcher's thread;
  * any statement that may change them (DDL) empties the cache.
  */
 #include <inttypes.h>
@@ -28,20 +28,29 @@
 #include "quote.h"
 #include "sqlexec.h"
 
-struct sx_engine {
-	char	*name;		/* "schema.table" */
-	char	*engine;	/* not transactional: its engine; else NULL */
-};
+/*
+ * The cache: x->eng, keyed by schema, a NUL and table (no two pairs give
+ * one key); each value the engine that makes the table not
+ * transactional (malloc'd), or tx for a transactional one.  A hash: a
+ * dump of thousands of tables looks each up several times.
+ */
+static char	 tx[] = "";
 
-static struct sx_engine *
-find(struct sx *x, const char *name)
+static size_t
+key_of(struct buf *k, const char *schema, const char *table)
 {
-	size_t	 i;
+	buf_reset(k);
+	buf_adds(k, schema);
+	buf_addc(k, '\0');
+	buf_adds(k, table);
+	return k->err ? 0 : k->len;
+}
 
-	for (i = x->neng; i > 0; i--)
-		if (strcmp(x->eng[i - 1].name, name) == 0)
-			return &x->eng[i - 1];
-	return NULL;
+static void
+engine_free(void *v)
+{
+	if (v != tx)
+		free(v);
 }
 
 /* "SC = 'schema' AND TC = 'table'" into q. */
@@ -116,91 +125,75 @@ int
 sx_nontx(struct sx *x, MYSQL *m, const char *schema, const char *table,
     const char **engine)
 {
-	struct sx_engine *e;
-	char		 *name, *eng;
+	struct buf	 k = BUF_INIT;
+	char		*eng, *v;
+	int		 rc;
 
 	*engine = NULL;
 	if (schema == NULL || *schema == '\0' || table == NULL ||
 	    *table == '\0')
 		return 0;
-	if (asprintf(&name, "%s.%s", schema, table) == -1)
+	if (key_of(&k, schema, table) == 0) {
+		buf_release(&k);
 		return -1;
-	if ((e = find(x, name)) != NULL) {
-		free(name);
-		*engine = e->engine;
-		return e->engine != NULL;
 	}
-	if (m == NULL) {
-		free(name);
+	if ((v = hmap_get(&x->eng, k.p, k.len)) != NULL) {
+		buf_release(&k);
+		*engine = v != tx ? v : NULL;
+		return v != tx;
+	}
+	buf_release(&k);
+	if (m == NULL)
 		return -2;
-	}
-	if (sx_nontx_query(m, schema, table, 0, &eng) == -1 ||
-	    (e = reallocarray(x->eng, x->neng + 1, sizeof(*e))) == NULL) {
-		free(name);
+	if (sx_nontx_query(m, schema, table, 0, &eng) == -1)
 		return -1;
-	}
-	x->eng = e;
-	e = &x->eng[x->neng++];
-	e->name = name;
-	e->engine = eng;
-	*engine = eng;
-	return eng != NULL;
+	if ((rc = sx_nontx_set(x, schema, table, eng)) == 0)
+		*engine = eng;
+	return rc == -1 ? -1 : eng != NULL;
 }
 
 int
 sx_nontx_set(struct sx *x, const char *schema, const char *table,
     char *engine)
 {
-	struct sx_engine *e;
+	struct buf	 k = BUF_INIT;
+	void		*old;
+	int		 rc;
 
-	sx_nontx_drop(x, schema, table);
-	if ((e = reallocarray(x->eng, x->neng + 1, sizeof(*e))) == NULL) {
+	if (key_of(&k, schema, table) == 0 || hmap_put(&x->eng, k.p, k.len,
+	    engine != NULL ? engine : tx, &old) == -1) {
 		free(engine);
-		return -1;
+		rc = -1;
+	} else {
+		engine_free(old);
+		rc = 0;
 	}
-	x->eng = e;
-	e = &x->eng[x->neng];
-	if (asprintf(&e->name, "%s.%s", schema, table) == -1) {
-		free(engine);
-		return -1;
-	}
-	x->neng++;
-	e->engine = engine;
-	return 0;
+	buf_release(&k);
+	return rc;
 }
 
 void
 sx_nontx_drop(struct sx *x, const char *schema, const char *table)
 {
-	struct sx_engine *e;
-	char		 *name;
+	struct buf	 k = BUF_INIT;
+	void		*v;
 
-	if (asprintf(&name, "%s.%s", schema, table) == -1)
-		return;
-	if ((e = find(x, name)) != NULL) {
-		free(e->name);
-		free(e->engine);
-		*e = x->eng[--x->neng];
-	}
-	free(name);
+	if (key_of(&k, schema, table) != 0 &&
+	    (v = hmap_del(&x->eng, k.p, k.len)) != NULL)
+		engine_free(v);
+	buf_release(&k);
 }
 
 void
 sx_nontx_forget(struct sx *x)
 {
-	while (x->neng > 0) {
-		x->neng--;
-		free(x->eng[x->neng].name);
-		free(x->eng[x->neng].engine);
-	}
+	hmap_clear(&x->eng, engine_free);
 }
 
 void
 sx_nontx_free(struct sx *x)
 {
-	sx_nontx_forget(x);
-	free(x->eng);
-	x->eng = NULL;
+	hmap_free(&x->eng, engine_free);
 }
 
 /* The text of warning 1196 among m's warnings, into b; 1 if there. */

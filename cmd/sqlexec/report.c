@@ -204,23 +204,28 @@ void
 sx_wrote(struct sx *x, const char *table)
 {
 	char	**w;
-	size_t	 i;
+	size_t	 len;
 
-	if (table == NULL || *table == '\0')
+	if (table == NULL || *table == '\0' || hmap_get(&x->wrote_set, table,
+	    len = strlen(table)) != NULL)
 		return;
-	for (i = x->nwrote; i > 0; i--)		/* the last ones first */
-		if (strcmp(x->wrote[i - 1], table) == 0)
-			return;
+	/* (out of memory: the report then names fewer) */
 	if ((w = reallocarray(x->wrote, x->nwrote + 1, sizeof(*w))) == NULL)
-		return;		/* the report then names fewer */
+		return;
 	x->wrote = w;
-	if ((w[x->nwrote] = strdup(table)) != NULL)
-		x->nwrote++;
+	if ((w[x->nwrote] = strdup(table)) == NULL)
+		return;
+	if (hmap_put(&x->wrote_set, table, len, w[x->nwrote], NULL) == -1) {
+		free(w[x->nwrote]);
+		return;
+	}
+	x->nwrote++;
 }
 
 void
 sx_wrote_free(struct sx *x)
 {
+	hmap_free(&x->wrote_set, NULL);
 	while (x->nwrote > 0)
 		free(x->wrote[--x->nwrote]);
 	free(x->wrote);

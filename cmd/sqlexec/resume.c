@@ -244,11 +244,31 @@ mark_add(struct sx_mark **mp, size_t *np, uint64_t table, uint64_t frame)
 	return 0;
 }
 
+/*
+ * Drop the marks the prefix covers (frame <= done_no: no point has them,
+ * sx_point()), once they are twice as many as were kept, so that a
+ * dump's thousands of tables leave a few marks to search, not one each.
+ */
+static void
+marks_prune(struct sx *x)
+{
+	size_t	 i, n;
+
+	if (x->nmarks < x->marks_prune)
+		return;
+	for (i = n = 0; i < x->nmarks; i++)
+		if (x->marks[i].frame > x->done_no)
+			x->marks[n++] = x->marks[i];
+	x->nmarks = n;
+	x->marks_prune = 2 * n + 64;
+}
+
 void
 sx_mark(struct sx *x, const struct sx_unit *u)
 {
 	if (!u->has_mark)
 		return;
+	marks_prune(x);
 	if (mark_add(&x->marks, &x->nmarks, u->mark.table,
 	    u->mark.frame) == -1)
 		x->marks_lost = 1;

@@ -24,7 +24,7 @@
  *     sx_join_workers(), free() after it);
  *   - use conn[0] only when no unit is queued (after sx_drain()): a
  *     worker uses conn[c] for the unit it runs;
- *   - use eng, neng, engine, order, nskipped alone: no other thread
+ *   - use eng, engine, order, nskipped alone: no other thread
  *     touches them;
  *   - touch every field from mu on (the queue, the committed point, the
  *     counters the workers add to, stop, interrupted, err) only under

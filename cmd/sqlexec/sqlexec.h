@@ -76,6 +76,7 @@
 #include "buf.h"
 #include "conn.h"
 #include "frame.h"
+#include "hmap.h"
 #include "names.h"
 #include "progress.h"
 
@@ -227,8 +228,7 @@ struct sx {
 	struct sx_order	*order;		/* the serial order (order.c), or NULL */
 	const struct sx_exec *ex;	/* the executor (engine.h) */
 	int		 by_frame;	/* positions are frames (load.c) */
-	struct sx_engine *eng;		/* engines known (nontx.c), dispatcher's */
-	size_t		 neng;
+	struct hmap	 eng;		/* engines known (nontx.c), dispatcher's */
 	const char	*engine;	/* sx_exec_one(): s is not transactional */
 	struct frame_reader *rd;	/* the input's (run.c), dispatcher's */
 
@@ -248,6 +248,7 @@ struct sx {
 	uint64_t	 at_hash;	/* ... up to the dispatcher's statement */
 	struct sx_mark	*marks;		/* snapshot streams: tables' marks */
 	size_t		 nmarks;
+	size_t		 marks_prune;	/* compact the marks at this many */
 	uint64_t	 top_no;	/* max(done_no, every mark) */
 	uint64_t	 top_hash;	/* the input's identity up to top_no */
 	int		 ckpt_old;	/* the checkpoint's row has no marks */
@@ -265,6 +266,7 @@ struct sx {
 	uint64_t	 pend_hash;
 	char		**wrote;	/* tables committed work wrote to */
 	size_t		 nwrote;
+	struct hmap	 wrote_set;	/* ... the same, to look them up */
 	uint64_t	 stop_seq;	/* units >= stop_seq roll back */
 	/*
 	 * A lock conflict (turns.c): once a unit's work waited on a lock
