@@ -28,12 +28,12 @@
 #include "quote.h"
 #include "util.h"
 
+/* stbls_free()'s release: what a struct ld_table has past its stbl. */
 static void
-ld_table_free(struct ld_table *t)
+ld_table_free(struct stbl *s)
 {
-	if (t == NULL)
-		return;
-	rp_table_free(t->t);
+	struct ld_table	*t = (struct ld_table *)s;
+
 	free(t->name);
 	buf_release(&t->insert);
 	buf_release(&t->prefix);
@@ -42,20 +42,6 @@ ld_table_free(struct ld_table *t)
 	free(t->cols);
 	free(t->engine);
 	sx_unit_free(t->open);
-	free(t);
-}
-
-static struct ld_table *
-table_find(struct loader *l, uint64_t id)
-{
-	size_t	 i;
-
-	if (l->last != NULL && l->last->t->id == id)
-		return l->last;
-	for (i = 0; i < l->ntbl; i++)
-		if (l->tbl[i]->t->id == id)
-			return l->last = l->tbl[i];
-	return NULL;
 }
 
 static int
@@ -209,30 +195,19 @@ table_engine(struct loader *l, struct ld_table *t)
 static int
 table(struct loader *l, const struct frame *f)
 {
-	struct ld_table	*t, **nt;
+	struct ld_table	*t;
 	const char	*est;
 
-	if ((t = calloc(1, sizeof(*t))) == NULL)
-		return ld_frame_error(l, f, "%s", strerror(errno));
-	if ((t->t = dec_table(f)) == NULL) {
-		free(t);
-		return ld_frame_error(l, f, "corrupt table frame");
-	}
-	if (table_find(l, t->t->id) != NULL) {
-		ld_table_free(t);
-		return ld_frame_error(l, f, "table id %" PRIu64 " sent twice",
-		    t->t->id);
-	}
+	/* (the set frees it at the end, made whole or not) */
+	if ((t = stbls_add(&l->tbls, f, sizeof(*t))) == NULL)
+		return ld_frame_error(l, f, "%s", l->tbls.why);
+	t->t = t->s.t;
+	t->index = l->tbls.n - 1;
 	if (asprintf(&t->name, "%s.%s", names_db(&l->o->names,
 	    t->t->schema), t->t->name) == -1)
 		t->name = NULL;
-	if (t->name == NULL || table_setup(t, &l->o->names) == -1 ||
-	    (nt = reallocarray(l->tbl, l->ntbl + 1, sizeof(*nt))) == NULL) {
-		ld_table_free(t);
+	if (t->name == NULL || table_setup(t, &l->o->names) == -1)
 		return ld_frame_error(l, f, "%s", strerror(ENOMEM));
-	}
-	l->tbl = nt;
-	l->tbl[l->ntbl++] = t;
 	t->skip_mark = sx_mark_of(l->o->skip_marks, l->o->nskip_marks,
 	    t->t->id);
 	if (!l->o->dry_run && table_engine(l, t) == -1)
@@ -240,7 +215,7 @@ table(struct loader *l, const struct frame *f)
 	if ((est = rp_kv_get(&t->t->attrs, "rows_estimate")) != NULL)
 		l->tot_rows += strtoull(est, NULL, 10);
 	if (l->x->prog != NULL)
-		progress_total(l->x->prog, l->ntbl, l->tot_rows, 0);
+		progress_total(l->x->prog, l->tbls.n, l->tot_rows, 0);
 	/* History rows need it to be inserted with their row start and end. */
 	if (versioned(t->t) && !l->history && !l->o->dry_run) {
 		struct objsql_stmt os;
@@ -271,7 +246,7 @@ unit_new(struct loader *l, struct ld_table *t)
 	u->rows->t = t;
 	u->rows->first_frame = l->frame;
 	u->rows->first_prev_hash = l->prev_hash;
-	u->rows->first_row = t->rows + 1;
+	u->rows->first_row = t->s.rows + 1;
 	u->rows->text = l->text;
 	return u;
 }
@@ -309,21 +284,18 @@ rows(struct loader *l, const struct frame *f)
 	struct sx_rows	*r;
 	size_t		*ne;
 
-	if (dec_rows_begin(f, &rr) == -1)
-		return ld_frame_error(l, f, "corrupt rows frame");
-	if ((t = table_find(l, rr.table_id)) == NULL)
-		return ld_frame_error(l, f, "rows of unknown table id %" PRIu64,
-		    rr.table_id);
-	if (t->ended)
-		return ld_frame_error(l, f, "%s: rows after the end of the "
-		    "table", t->name);
+	if ((t = stbls_rows(&l->tbls, f, &rr)) == NULL)
+		return ld_frame_error(l, f, "%s", l->tbls.why);
 	if (f->seq <= l->o->skip_to || f->seq <= t->skip_mark) {
-		t->rows += rr.nrows;
+		t->s.rows += rr.nrows;
 		l->skipped++;
 		return 0;
 	}
-	if (t->open == NULL && (t->open = unit_new(l, t)) == NULL)
-		return ld_frame_error(l, f, "%s", strerror(errno));
+	if (t->open == NULL) {
+		if ((t->open = unit_new(l, t)) == NULL)
+			return ld_frame_error(l, f, "%s", strerror(errno));
+		ld_unit_open(l, t);
+	}
 	r = t->open->rows;
 	if (r->n == r->cap) {
 		if ((ne = reallocarray(r->end, r->cap ? r->cap * 2 : 8,
@@ -340,7 +312,7 @@ rows(struct loader *l, const struct frame *f)
 	r->last_frame = f->seq;
 	r->last_hash = l->hash;
 	r->nrows += rr.nrows;
-	t->rows += rr.nrows;
+	t->s.rows += rr.nrows;
 	if (r->data.len >= l->o->commit_every)
 		ld_unit_push(l, t);
 	return 0;
@@ -350,12 +322,14 @@ rows(struct loader *l, const struct frame *f)
 static int
 first_piece(const struct loader *l, const struct ld_table *t)
 {
+	const struct ld_table *o;
 	size_t	 i;
 
-	for (i = 0; l->plan && i < l->ntbl; i++)
-		if (l->tbl[i] != t && l->tbl[i]->ended &&
-		    strcmp(l->tbl[i]->name, t->name) == 0)
+	for (i = 0; l->plan && i < l->tbls.n; i++) {
+		o = (const struct ld_table *)l->tbls.v[i];
+		if (o != t && o->s.ended && strcmp(o->name, t->name) == 0)
 			return 0;
+	}
 	return 1;
 }
 
@@ -363,19 +337,12 @@ static int
 table_end(struct loader *l, const struct frame *f)
 {
 	struct ld_table	*t;
-	uint64_t	 id, n;
 
-	if (dec_table_end(f, &id, &n) == -1)
-		return ld_frame_error(l, f, "corrupt table end frame");
-	if ((t = table_find(l, id)) == NULL)
-		return ld_frame_error(l, f, "end of unknown table id %" PRIu64,
-		    id);
-	if (n != t->rows)
-		return ld_frame_error(l, f, "%s: %" PRIu64 " rows announced, %"
-		    PRIu64 " received", t->name, n, t->rows);
+	/* the count checked, ended */
+	if ((t = stbls_end(&l->tbls, f)) == NULL)
+		return ld_frame_error(l, f, "%s", l->tbls.why);
 	if (first_piece(l, t))
 		l->tables++;	/* the summary's tables, not (table, part)s */
-	t->ended = 1;
 	if (l->x->prog != NULL)
 		progress_add(l->x->prog, 1, 0, 0);
 	ld_unit_push(l, t);
@@ -550,9 +517,7 @@ feeder_free(void *st)
 
 	if (l == NULL)
 		return;
-	for (i = 0; i < l->ntbl; i++)
-		ld_table_free(l->tbl[i]);
-	free(l->tbl);
+	stbls_free(&l->tbls);
 	free((char *)l->time_zone);
 	ld_ddl_fold(l, 1);
 	for (i = 0; l->cdb != NULL && i < l->ncdb; i++)
@@ -587,6 +552,7 @@ start(struct sx *x, const struct buf *hdr, void **st)
 	}
 	l->x = x;
 	l->o = x->o;
+	l->tbls.release = ld_table_free;
 	x->by_frame = 1;
 	l->top = l->o->skip_top;
 	l->hold = l->top > l->o->skip_to;
@@ -639,7 +605,6 @@ static int
 end(void *st, int rc, int input_err, uint64_t *no, uint64_t *hash)
 {
 	struct loader	*l = st;
-	size_t		 i;
 
 	if (rc == 0 && identity_end(l) == -1)
 		rc = -1;
@@ -650,10 +615,7 @@ end(void *st, int rc, int input_err, uint64_t *no, uint64_t *hash)
 		if (!l->o->dry_run && ld_run_deferred(l) == -1)
 			rc = -1;
 	} else
-		for (i = 0; i < l->ntbl; i++) {
-			sx_unit_free(l->tbl[i]->open);
-			l->tbl[i]->open = NULL;
-		}
+		ld_drop_all(l);
 	*no = l->frame;
 	*hash = l->hash;
 	return rc;

@@ -20,6 +20,7 @@
 
 #include "sqlexec.h"
 #include "sqlvalue.h"
+#include "stbl.h"
 
 /* How a column's value is bound (bulk.c). */
 enum ld_bind {
@@ -30,9 +31,15 @@ enum ld_bind {
 	LB_DOUBLE	/* FLOAT and DOUBLE: MYSQL_TYPE_DOUBLE */
 };
 
-/* A table of the stream, owned by the dispatcher until the run ends. */
+/*
+ * A table of the stream, owned by the dispatcher's lib/stbl set until
+ * the run ends.
+ */
 struct ld_table {
-	struct rp_table	*t;
+	struct stbl	 s;		/* first: id, its TABLE frame, rows
+					   received, ended */
+	struct rp_table	*t;		/* s.t */
+	size_t		 index;		/* its place in the set, from 0 */
 	char		*name;		/* "schema.table", for messages */
 	struct buf	 insert;	/* INSERT INTO `s`.`t` (`a`,...) VALUES (?,...) */
 	struct buf	 prefix;	/* INSERT INTO `s`.`t` (`a`,...) VALUES  */
@@ -40,12 +47,12 @@ struct ld_table {
 	enum ld_bind	*bind;		/* per emitted column */
 	struct sqlval_col *cols;	/* per column: literals for INSERT text */
 	size_t		 nemit;
-	uint64_t	 rows;		/* rows received */
 	uint64_t	 nunits;	/* units queued */
 	struct sx_unit	*open;		/* unit being filled, or NULL */
+	struct ld_table	*onext, *oprev;	/* the tables with an open unit,
+					   by its first frame (snapunit.c) */
 	char		*engine;	/* not transactional: its engine (nontx.c) */
 	uint64_t	 skip_mark;	/* resumed: its frames up to it are in */
-	int		 ended;		/* TABLE_END seen */
 };
 
 /* The rows of a unit: whole ROWS payloads of one table. */

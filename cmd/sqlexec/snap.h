@@ -13,9 +13,9 @@
 struct loader {
 	struct sx	*x;
 	const struct sx_opts *o;
-	struct ld_table	**tbl;
-	size_t		 ntbl;
-	struct ld_table	*last;		/* the last one looked up */
+	struct stbls	 tbls;		/* the tables (struct ld_table) */
+	struct ld_table	*open, *open_tail; /* those with an open unit, by
+					   its first frame (snapunit.c) */
 	uint64_t	 frame;		/* sequence number of the frame at hand */
 	uint64_t	 skipped;	/* frames skipped by --skip-to */
 	uint64_t	 objects;	/* objects created */
@@ -49,6 +49,34 @@ struct loader {
 	struct buf	 newdbs;	/* databases this run created, NUL-ended */
 };
 
+/*
+ * A table object queued as a unit (snapobj.c's ddl_queue(); sx_ddl_run(),
+ * commit.c's unit_ddl()): its statements, rendered by the dispatcher
+ * (lib/objsql is its own), run by the worker that takes the unit, on that
+ * worker's connection; folded back once done (ld_ddl_fold()).
+ */
+struct ddl_stmt {
+	int		 role;
+	int		 of_obj;	/* names the object (not NULL obj) */
+	char		*db;
+	char		*text;
+	size_t		 len;
+};
+
+struct sx_ddl {
+	struct loader	*l;
+	uint64_t	 frame, offset;
+	struct rp_object ob;		/* kind, schema and name: messages */
+	char		*target;	/* its database on the target */
+	struct ddl_stmt	*st;
+	size_t		 n;
+	/* the worker's, then (done set under x->mu) the dispatcher's */
+	int		 done;		/* 1 ran, 2 failed */
+	unsigned	 created;	/* CREATEs that ran */
+	char		*engine;	/* sx_nontx_query()'s */
+	struct sx_ddl	*next;
+};
+
 /* snapunit.c */
 /* "frame N at offset O: " and the message, as the run's error: -1. */
 int	 ld_frame_error(struct loader *, const struct frame *, const char *fmt,
@@ -58,12 +86,23 @@ int	 ld_frame_error(struct loader *, const struct frame *, const char *fmt,
  * point and its mark.
  */
 void	 ld_unit_push(struct loader *, struct ld_table *t);
+/* Table t's new open unit (t->open) into the open ones. */
+void	 ld_unit_open(struct loader *, struct ld_table *t);
+/* Every open unit, in the tables' order; ld_drop_all(): dropped. */
 void	 ld_push_all(struct loader *);
+void	 ld_drop_all(struct loader *);
 /*
  * Wait for everything queued; frames before this one are done (nothing
  * while l->hold).  0, or -1 (recorded).
  */
 int	 ld_barrier(struct loader *);
+/*
+ * The table objects queued as units that are done (all of them after a
+ * drain): their engines into nontx.c's cache, their count into
+ * l->objects; freed.  all: every one, done or not (the run is over).
+ */
+void	 ld_ddl_fold(struct loader *, int all);
+void	 ld_ddl_free(struct sx_ddl *);
 
 /* snapobj.c */
 /* One of lib/objsql's statements (its callback); 0, or -1 (recorded). */
@@ -74,11 +113,5 @@ int	 ld_session(struct loader *);
 int	 ld_run_deferred(struct loader *);
 /* An OBJECT frame.  0, or -1 (recorded). */
 int	 ld_object(struct loader *, const struct frame *);
-/*
- * The table objects queued as units that are done (all of them after a
- * drain): their engines into nontx.c's cache, their count into
- * l->objects; freed.  all: every one, done or not (the run is over).
- */
-void	 ld_ddl_fold(struct loader *, int all);
 
 #endif

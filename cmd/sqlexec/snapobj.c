@@ -373,50 +373,6 @@ out:
 	return rc;
 }
 
-/*
- * A table object queued as a unit (sx_ddl_run(), commit.c's unit_ddl()):
- * its statements, rendered by the dispatcher (lib/objsql is its own),
- * run by the worker that takes the unit, on that worker's connection.
- */
-struct ddl_stmt {
-	int		 role;
-	int		 of_obj;	/* names the object (not NULL obj) */
-	char		*db;
-	char		*text;
-	size_t		 len;
-};
-
-struct sx_ddl {
-	struct loader	*l;
-	uint64_t	 frame, offset;
-	struct rp_object ob;		/* kind, schema and name: messages */
-	char		*target;	/* its database on the target */
-	struct ddl_stmt	*st;
-	size_t		 n;
-	/* the worker's, then (done set under x->mu) the dispatcher's */
-	int		 done;		/* 1 ran, 2 failed */
-	unsigned	 created;	/* CREATEs that ran */
-	char		*engine;	/* sx_nontx_query()'s */
-	struct sx_ddl	*next;
-};
-
-static void
-ddl_free(struct sx_ddl *d)
-{
-	size_t	 k;
-
-	for (k = 0; k < d->n; k++) {
-		free(d->st[k].db);
-		free(d->st[k].text);
-	}
-	free(d->st);
-	free((char *)d->ob.schema);
-	free((char *)d->ob.name);
-	free(d->target);
-	free(d->engine);
-	free(d);
-}
-
 /* objsql_object()'s callback: the statement into d, unless needless. */
 static int
 ddl_collect(void *arg, const struct objsql_stmt *os)
@@ -562,14 +518,14 @@ ddl_queue(struct loader *l, const struct frame *f, const struct rp_object *ob,
 	d->target = strdup(names_db(&l->o->names, ob->schema));
 	if (d->ob.schema == NULL || d->ob.name == NULL || d->target == NULL ||
 	    (u = calloc(1, sizeof(*u))) == NULL) {
-		ddl_free(d);
+		ld_ddl_free(d);
 		return ld_frame_error(l, f, "%s", strerror(ENOMEM));
 	}
 	if (objsql_object(l->objs, create, ddl_collect, d) == -1) {
 		why = objsql_errstr(l->objs);
 		ld_frame_error(l, f, "%s", *why != '\0' ? why :
 		    strerror(ENOMEM));
-		ddl_free(d);
+		ld_ddl_free(d);
 		free(u);
 		return -1;
 	}
@@ -584,39 +540,6 @@ ddl_queue(struct loader *l, const struct frame *f, const struct rp_object *ob,
 	sx_nontx_drop(l->x, d->target, d->ob.name);
 	sx_push(l->x, u);
 	return 0;
-}
-
-void
-ld_ddl_fold(struct loader *l, int all)
-{
-	struct sx_ddl	*d;
-	size_t		 i;
-	int		 done;
-
-	while ((d = l->ddl) != NULL) {
-		pthread_mutex_lock(&l->x->mu);
-		done = d->done;
-		pthread_mutex_unlock(&l->x->mu);
-		if (done == 0 && !all)
-			break;
-		l->objects += d->created;
-		if (done == 1) {
-			(void)sx_nontx_set(l->x, d->target, d->ob.name,
-			    d->engine);
-			d->engine = NULL;
-		}
-		/* not created: no table is left without its deferred indexes */
-		for (i = 0; done == 2 && i < l->ndefer; i++)
-			if (l->defer[i].frame == d->frame) {
-				free(l->defer[i].table);
-				free(l->defer[i].sql);
-				l->defer[i] = l->defer[--l->ndefer];
-				break;
-			}
-		if ((l->ddl = d->next) == NULL)
-			l->ddl_tail = NULL;
-		ddl_free(d);
-	}
 }
 
 struct object_arg {
