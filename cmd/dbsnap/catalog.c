@@ -6,8 +6,10 @@
  * Everything is read from information_schema and SHOW CREATE ... inside
  * a snapshot transaction: conns[0]'s, or with -j above 1 conns[1]'s for
  * the statements that hold no lock past their end (query_cat()).  DDL
- * itself is not versioned; a concurrent ALTER is out of scope, as for
- * every logical dump.
+ * itself is not versioned: so each table whose rows are read is locked
+ * first (lock_tables(): its metadata lock, to the end), and only then
+ * are its columns and definition read, which DDL can no longer change
+ * before its rows are read.
  */
 #include <errno.h>
 #include <err.h>
@@ -288,6 +290,7 @@ discover_details(struct snap *s)
 		dbcoll = db_collation(s, db);
 		if (!s->o->no_create)
 			database_object(s, db, dbcoll);
+		lock_tables(s, lo, hi);
 		discover_columns(s, db);
 		for (j = lo; j < hi; j++)
 			table_details(s, s->tables[j], dbcoll);
@@ -297,6 +300,7 @@ discover_details(struct snap *s)
 			if (!s->tables[j]->is_view &&
 			    !s->tables[j]->is_sequence &&
 			    !s->tables[j]->rows_elsewhere) {
+				check_locked(s, s->tables[j]);
 				select_columns(s, s->tables[j]);
 				build_select(s, s->tables[j]);
 			}

@@ -106,6 +106,10 @@ struct table {
 	size_t		 ntriggers;	/* its triggers in the stream */
 	struct col	*cols;
 	size_t		 ncols;
+	/* The fields (name, type, decimals) of the SELECT * ... LIMIT 0
+	 * that took its metadata lock (lock_tables), in table order. */
+	struct col	*lk;
+	size_t		 nlk;
 	size_t		*key;		/* indices into cols */
 	size_t		 nkey;
 	const char	*where;		/* user condition or NULL */
@@ -321,6 +325,8 @@ void	 discover_columns(struct snap *, const char *db);
 int	 table_is_spatial(const struct table *t);
 void	 discover_keys(struct snap *, const char *db);
 void	 versioning_cols(struct table *);
+void	 lock_tables(struct snap *, size_t lo, size_t hi);
+void	 check_locked(struct snap *, const struct table *);
 void	 build_select(struct snap *, struct table *);
 /* The index of column name (any case, not a pseudo column), or -1. */
 ssize_t	 col_index(const struct table *, const char *name);

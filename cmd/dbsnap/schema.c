@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include <mysql.h>
+#include <mysqld_error.h>
 
 #include "dbsnap.h"
 #include "report.h"
@@ -436,45 +437,193 @@ select_item(struct buf *q, const struct col *c, int cast)
 		quote_ident(q, c->name, strlen(c->name));
 }
 
-/* SELECT list, and the metadata of each column from a LIMIT 0 query. */
+/* A table whose definition DDL changed since the snapshot began. */
+static __dead void
+changed(struct snap *s, const struct table *t, const char *why)
+{
+	die(s, "%s.%s: changed while the dump started (%s): dump again",
+	    t->schema, t->name, why);
+}
+
+/* The lock's statement failed: DDL on the table, or another error. */
+static __dead void
+lock_failed(struct snap *s, const struct table *t, MYSQL *m)
+{
+	char	 e[512];
+
+	conn_strerror(m, e, sizeof(e));
+	switch (mysql_errno(m)) {
+	case ER_NO_SUCH_TABLE:
+	case ER_LOCK_DEADLOCK:
+		changed(s, t, e);
+	}
+	die(s, "%s.%s: %s", t->schema, t->name, e);
+}
+
+/*
+ * Take the metadata lock of every base table of s->tables[lo..hi-1]
+ * whose rows are read, before anything reads its columns or definition:
+ * a SELECT * ... LIMIT 0 in conns[0]'s snapshot transaction, whose lock
+ * is held to the end.  DDL that ran since the snapshot began (an ALTER,
+ * a RENAME swap) is then in the catalogue read after it, and none runs
+ * on the table until the dump ends: the definition dumped is the one its
+ * rows are read through.  (DDL is not versioned: read before the lock,
+ * the definition could be another table's, or the table's before an
+ * ALTER.)  The statement's fields are kept for check_locked() and
+ * build_select().
+ */
+void
+lock_tables(struct snap *s, size_t lo, size_t hi)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL		*m = s->conns[0];
+	MYSQL_RES	*r;
+	MYSQL_FIELD	*f;
+	struct table	*t;
+	size_t		 i, j, n;
+
+	for (i = lo; i < hi; i++) {
+		t = s->tables[i];
+		if (t->is_view || t->is_sequence || t->rows_elsewhere)
+			continue;
+		buf_reset(&q);
+		buf_adds(&q, "SELECT * FROM ");
+		quote_ident2(&q, t->schema, t->name);
+		buf_adds(&q, " LIMIT 0");
+		must(&q);
+		if (mysql_real_query(m, q.p, q.len) != 0 ||
+		    (r = mysql_store_result(m)) == NULL)
+			lock_failed(s, t, m);
+		f = mysql_fetch_fields(r);
+		n = mysql_num_fields(r);
+		t->lk = xcalloc(n, sizeof(*t->lk));
+		for (j = 0; j < n; j++) {
+			t->lk[j].name = xstrndup(f[j].org_name,
+			    f[j].org_name_length);
+			t->lk[j].type = f[j].type;
+			t->lk[j].decimals = f[j].decimals;
+		}
+		t->nlk = n;
+		mysql_free_result(r);
+	}
+	buf_release(&q);
+}
+
+/*
+ * The catalogue's visible columns are those of the table locked, in
+ * order: they are, as the catalogue was read under the lock; a
+ * difference means that the lock did not hold what was read.
+ */
+void
+check_locked(struct snap *s, const struct table *t)
+{
+	char	 why[512];
+	size_t	 i, k = 0;
+
+	for (i = 0; i < t->ncols; i++) {
+		if (t->cols[i].pseudo || (t->cols[i].flags & COL_INVISIBLE))
+			continue;
+		if (k == t->nlk || strcmp(t->cols[i].name, t->lk[k].name) != 0) {
+			snprintf(why, sizeof(why), "column %zu is %s in its "
+			    "definition, %s in the table locked", k + 1,
+			    t->cols[i].name, k < t->nlk ? t->lk[k].name :
+			    "none");
+			changed(s, t, why);
+		}
+		k++;
+	}
+	if (k != t->nlk) {
+		snprintf(why, sizeof(why), "%zu columns in its definition, %zu "
+		    "in the table locked", k, t->nlk);
+		changed(s, t, why);
+	}
+}
+
+/* The SELECT list is the lock's SELECT *: its fields are the columns'. */
+static int
+reads_as_locked(const struct table *t)
+{
+	size_t	 i;
+
+	if (t->ncols != t->nlk)
+		return 0;
+	for (i = 0; i < t->ncols; i++)
+		if (t->cols[i].pseudo || t->cols[i].expr != NULL ||
+		    (t->cols[i].flags & COL_INVISIBLE) ||
+		    strcmp(t->cols[i].name, t->lk[i].name) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Each column's type and decimals: the lock's fields, or else (other
+ * columns read: --columns, --select, invisible, ROW_START) those of a
+ * LIMIT 0 of the SELECT list, whose fields must be its columns.
+ */
+static void
+select_fields(struct snap *s, struct table *t, const struct buf *q)
+{
+	struct buf	 lq = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_FIELD	*f;
+	size_t		 i, n;
+	char		 why[512];
+
+	if (reads_as_locked(t)) {
+		for (i = 0; i < t->ncols; i++) {
+			t->cols[i].type = t->lk[i].type;
+			t->cols[i].decimals = t->lk[i].decimals;
+		}
+		return;
+	}
+	buf_add(&lq, q->p, q->len);
+	buf_adds(&lq, " LIMIT 0");
+	r = query_buf(s, ctx2(t->schema, t->name), &lq);
+	buf_release(&lq);
+	f = mysql_fetch_fields(r);
+	if ((n = mysql_num_fields(r)) != t->ncols) {
+		snprintf(why, sizeof(why), "%zu columns read, %zu in its "
+		    "definition", n, t->ncols);
+		changed(s, t, why);
+	}
+	for (i = 0; i < t->ncols; i++) {
+		if (!t->cols[i].pseudo && t->cols[i].expr == NULL &&
+		    strcmp(f[i].org_name, t->cols[i].name) != 0) {
+			snprintf(why, sizeof(why), "column %zu is %s in its "
+			    "definition, %s read", i + 1, t->cols[i].name,
+			    f[i].org_name);
+			changed(s, t, why);
+		}
+		t->cols[i].type = f[i].type;
+		t->cols[i].decimals = f[i].decimals;
+		if (t->cols[i].pseudo) {
+			t->cols[i].charsetnr = 63;
+			t->cols[i].data_type = xstrdup("timestamp");
+			t->cols[i].coltype = xstrdup("timestamp(6)");
+		}
+	}
+	mysql_free_result(r);
+}
+
+/* SELECT list, and the metadata of each column (select_fields()). */
 void
 build_select(struct snap *s, struct table *t)
 {
 	struct buf	 q = BUF_INIT;
-	MYSQL_RES	*r;
-	MYSQL_FIELD	*f;
 	size_t		 i;
-	int		 cast;
 
-	for (cast = 0; cast < 2; cast++) {
-		buf_reset(&q);
-		buf_adds(&q, "SELECT ");
-		for (i = 0; i < t->ncols; i++) {
-			if (i > 0)
-				buf_adds(&q, ", ");
-			select_item(&q, &t->cols[i], cast);
-		}
-		buf_adds(&q, " FROM ");
-		quote_ident2(&q, t->schema, t->name);
-		if (t->versioned)
-			buf_adds(&q, " FOR SYSTEM_TIME ALL");
-		must(&q);
-		if (cast)
-			break;
-		buf_adds(&q, " LIMIT 0");
-		r = query_buf(s, ctx2(t->schema, t->name), &q);
-		f = mysql_fetch_fields(r);
-		for (i = 0; i < t->ncols && i < mysql_num_fields(r); i++) {
-			t->cols[i].type = f[i].type;
-			t->cols[i].decimals = f[i].decimals;
-			if (t->cols[i].pseudo) {
-				t->cols[i].charsetnr = 63;
-				t->cols[i].data_type = xstrdup("timestamp");
-				t->cols[i].coltype = xstrdup("timestamp(6)");
-			}
-		}
-		mysql_free_result(r);
+	buf_adds(&q, "SELECT ");
+	for (i = 0; i < t->ncols; i++) {
+		if (i > 0)
+			buf_adds(&q, ", ");
+		select_item(&q, &t->cols[i], 0);
 	}
+	buf_adds(&q, " FROM ");
+	quote_ident2(&q, t->schema, t->name);
+	if (t->versioned)
+		buf_adds(&q, " FOR SYSTEM_TIME ALL");
+	must(&q);
+	select_fields(s, t, &q);
 	t->select = buf_detach(&q, NULL);
 	buf_reset(&q);
 	for (i = 0; i < t->nkey; i++) {

@@ -663,6 +663,11 @@ stmt_die(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
 		    "RENAME, DROP, TRUNCATE, ...) waits for this dump, and "
 		    "this read queued behind it; dump again when that DDL has "
 		    "run", t->schema, t->name, no, w->s->o->lock_wait_timeout);
+	/* An ALTER that rebuilt it after the snapshot began, before the
+	 * lock (schema.c, lock_tables()): its rows are not in the snapshot. */
+	if (mysql_stmt_errno(st) == ER_TABLE_DEF_CHANGED)
+		die(w->s, "%s.%s: changed while the dump started (%s): dump "
+		    "again", t->schema, t->name, mysql_stmt_error(st));
 	die(w->s, "%s.%s: chunk %zu: %s%s (%u, %s)", t->schema, t->name, no,
 	    late, mysql_stmt_error(st), mysql_stmt_errno(st),
 	    mysql_stmt_sqlstate(st));
