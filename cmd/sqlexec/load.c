@@ -318,18 +318,21 @@ rows(struct loader *l, const struct frame *f)
 	return 0;
 }
 
-/* The first piece of its table to end (parts: one piece per part)? */
+/*
+ * The first piece of its table to end (parts: one piece per part)?  The
+ * names of those ended, in l->ended (out of memory: the summary counts
+ * a piece as a table).
+ */
 static int
-first_piece(const struct loader *l, const struct ld_table *t)
+first_piece(struct loader *l, struct ld_table *t)
 {
-	const struct ld_table *o;
-	size_t	 i;
+	size_t	 len = strlen(t->name);
 
-	for (i = 0; l->plan && i < l->tbls.n; i++) {
-		o = (const struct ld_table *)l->tbls.v[i];
-		if (o != t && o->s.ended && strcmp(o->name, t->name) == 0)
-			return 0;
-	}
+	if (!l->plan)
+		return 1;
+	if (hmap_get(&l->ended, t->name, len) != NULL)
+		return 0;
+	(void)hmap_put(&l->ended, t->name, len, t, NULL);
 	return 1;
 }
 
@@ -518,6 +521,7 @@ feeder_free(void *st)
 	if (l == NULL)
 		return;
 	stbls_free(&l->tbls);
+	hmap_free(&l->ended, NULL);
 	free((char *)l->time_zone);
 	ld_ddl_fold(l, 1);
 	for (i = 0; l->cdb != NULL && i < l->ncdb; i++)

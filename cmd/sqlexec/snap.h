@@ -21,6 +21,7 @@ struct loader {
 	uint64_t	 objects;	/* objects created */
 	uint64_t	 tables;	/* tables whose rows ended */
 	int		 plan;		/* a plan's parts: tables in pieces */
+	struct hmap	 ended;		/* ... the names of those ended */
 	uint64_t	 tot_rows;	/* the stream's estimate so far */
 	uint64_t	 dry_seq;
 	const char	*time_zone;	/* the header's */
