@@ -672,7 +672,14 @@ conn_open(const struct conn_opts *o, const char *db, unsigned long flags,
 		mysql_close(m);
 		return NULL;
 	}
-	if (mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, path) != 0 ||
+	/*
+	 * Before the option files, which mysql_real_connect() reads and
+	 * which win over it: their connect-timeout, then ours (the
+	 * command line's, in the [client] group written last).
+	 */
+	if (mysql_optionsv(m, MYSQL_OPT_CONNECT_TIMEOUT,
+	    &(unsigned){ CONN_CONNECT_TIMEOUT }) != 0 ||
+	    mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, path) != 0 ||
 	    mysql_optionsv(m, MYSQL_READ_DEFAULT_GROUP,
 	    o->program != NULL ? o->program : "client") != 0 ||
 	    (o->compress && mysql_optionsv(m, MYSQL_OPT_COMPRESS, NULL) != 0) ||

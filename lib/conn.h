@@ -76,7 +76,7 @@ struct conn_opts {
 	int		 ssl;
 	int		 compress;	/* -C: protocol compression */
 	int		 prompt_password; /* -p with no value: ask once */
-	unsigned	 connect_timeout; /* seconds, 0: default */
+	unsigned	 connect_timeout; /* seconds, 0: CONN_CONNECT_TIMEOUT */
 	/*
 	 * Seconds one read or write on the connection may wait for the
 	 * server (--read-timeout, --write-timeout), then the call fails
@@ -86,6 +86,15 @@ struct conn_opts {
 	 */
 	unsigned	 read_timeout, write_timeout;
 };
+
+/*
+ * Seconds to connect and finish the handshake when neither the command
+ * line nor an option file says (--connect-timeout): a peer that accepts
+ * and then sends nothing (a stalled proxy) would hold the client forever,
+ * and a healthy server answers within its own connect_timeout (10 s by
+ * default, MariaDB KB "Server System Variables") or closes.
+ */
+#define CONN_CONNECT_TIMEOUT	30
 
 /*
  * Handle one getopt_long() result.  Returns 1 if ch was a connection

@@ -28,8 +28,34 @@ is "$out" "$(printf 'root@127.0.0.1\ttcp')" "-h 127.0.0.1 -P: TCP"
 # TCP keepalive (lib/conn.c set_keepalive: first probe after 30 s, every
 # 10 s, 9 probes; TCP_USER_TIMEOUT 120 s), read back with getsockopt(2).
 out=$(conntest --no-defaults -uroot -h 127.0.0.1 -P "$RP_PORT" -K -e "SELECT 1")
-is "$out" "$(printf 'keepalive=1 idle=30 intvl=10 cnt=9 user_timeout=120000\n1')" \
-    "TCP: keepalive on, with its idle, interval, count and user timeout"
+is "$out" "$(printf 'keepalive=1 idle=30 intvl=10 cnt=9 user_timeout=120000 connect_timeout=30\n1')" \
+    "TCP: keepalive on, with its idle, interval, count and user timeout; connect timeout 30 s"
+
+# The connect timeout: 30 s unless an option file says (it wins over the
+# default), and the command line wins over the file.
+printf '[client]\nconnect-timeout=7\n' >ct.cnf
+out=$(conntest --defaults-file=ct.cnf -uroot -h 127.0.0.1 -P "$RP_PORT" -K -e "SELECT 1")
+like "$out" " connect_timeout=7\$" "an option file's connect-timeout wins over the default"
+out=$(conntest --defaults-file=ct.cnf --connect-timeout=5 -uroot -h 127.0.0.1 -P "$RP_PORT" -K -e "SELECT 1")
+like "$out" " connect_timeout=5\$" "--connect-timeout wins over the option file's"
+# A peer that accepts and never sends the handshake (a stalled proxy):
+# the connect timeout ends the wait with a message (it waited forever).
+stallproxy 0 127.0.0.1 "$RP_PORT" >pport &
+proxy=$!
+wait_for test -s pport
+kill -USR1 $proxy
+dbsnap --no-defaults -uroot -h 127.0.0.1 -P "$(cat pport)" --connect-timeout=2 mysql >/dev/null 2>err &
+pid=$!
+wait_for gone $pid
+ok $? "a stalled handshake: dbsnap ends (deadline 30 s)"
+gone $pid || kill -9 $pid
+wait $pid
+is $? 1 "a stalled handshake: exit 1"
+diag "$(cat err)"
+like "$(cat err)" "^dbsnap: connect: Lost connection to server at 'handshake: reading initial communication packet', system error: 110 \\(2013, HY000\\)$" \
+    "a stalled handshake: the connect error names the handshake"
+kill $proxy
+wait $proxy
 out=$(conntest --no-defaults -uroot -S "$RP_SOCK" -K -e "SELECT 1")
 like "$out" "idle=-1 intvl=-1 cnt=-1 user_timeout=-1" \
     "unix socket: no TCP options (set_keepalive() leaves it alone)"

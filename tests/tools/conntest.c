@@ -4,8 +4,9 @@
  *	conntest [connection options] [-D db] [-K] [-T threads] -e query
  *
  * With -K, the connection's socket options are printed first, as one
- * line: "keepalive=1 idle=30 intvl=10 cnt=9 user_timeout=120000" (-1 for
- * one the system does not have), read back with getsockopt(2), so that
+ * line: "keepalive=1 idle=30 intvl=10 cnt=9 user_timeout=120000
+ * connect_timeout=30" (-1 for one the system does not have), read back
+ * with getsockopt(2) and mysql_get_optionv(), so that
  * a test sees what lib/conn set without a kernel's socket diagnostics.
  * With -T, that many threads each open a connection at once and run the
  * query (conn_open() must be thread-safe); rows are printed per thread.
@@ -76,8 +77,12 @@ print_sockopts(MYSQL *m)
 #ifdef TCP_USER_TIMEOUT
 	user = sockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT);
 #endif
-	printf("keepalive=%d idle=%d intvl=%d cnt=%d user_timeout=%d\n",
-	    sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), idle, intvl, cnt, user);
+	unsigned ct = 0;
+
+	(void)mysql_get_optionv(m, MYSQL_OPT_CONNECT_TIMEOUT, &ct);
+	printf("keepalive=%d idle=%d intvl=%d cnt=%d user_timeout=%d "
+	    "connect_timeout=%u\n", sockopt(fd, SOL_SOCKET, SO_KEEPALIVE),
+	    idle, intvl, cnt, user, ct);
 }
 
 static void *
