@@ -31,6 +31,18 @@ push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
+/* push() unless s is there already: a name given twice is dumped once. */
+static void
+push_once(char ***v, size_t *n, char *s)
+{
+	size_t		 i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	push(v, n, s);
+}
+
 static int
 ignore_table(void *base, const struct opt *op, char *arg, const char **errstr)
 {
@@ -282,7 +294,7 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 		if (argc == 0)
 			usage_why("-B: no database named");
 		for (; argc > 0; argc--, argv++)
-			push(&o->dbs, &o->ndbs, argv[0]);
+			push_once(&o->dbs, &o->ndbs, argv[0]);
 	} else if (argc == 0 && o->users) {
 		;			/* the accounts only */
 	} else {
@@ -290,7 +302,7 @@ parse_args(struct snap_opts *o, int argc, char *argv[])
 			usage_why("no database named");
 		push(&o->dbs, &o->ndbs, argv[0]);
 		for (argc--, argv++; argc > 0; argc--, argv++)
-			push(&o->tables, &o->ntables, argv[0]);
+			push_once(&o->tables, &o->ntables, argv[0]);
 	}
 	if (o->plan_file != NULL)
 		plan_read(o);

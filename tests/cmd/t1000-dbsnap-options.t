@@ -22,7 +22,7 @@ CREATE TABLE my (id int PRIMARY KEY) ENGINE=MyISAM;
 SQL
 sql $DB2 -e "CREATE TABLE u (id int PRIMARY KEY)"
 
-plan 48
+plan 51
 dbsnap > /dev/null 2>err.txt;		is "$?" 2 "no arguments: exit 2"
 is "$(head -n 1 err.txt)" "dbsnap: no database named" "... saying why, then the usage"
 like "$(sed -n 2p err.txt)" "^usage: dbsnap " "... then the usage"
@@ -105,6 +105,12 @@ is "$(grep -c '^TABLE	' out.txt) $(grep -c '^OBJECT	table\|^OBJECT	database' out
     "3 0" "--no-create: rows only"
 dbsnap $(CONN) -B $DB $DB2 2>/dev/null | framecat > out.txt
 is "$(grep '^OBJECT	database' out.txt | cut -f3 | tr '\n' ' ')" "$DB $DB2 " "-B: both databases"
+# A name given twice is dumped once, as mysqldump does.
+dbsnap $(CONN) -B $DB2 $DB $DB2 $DB 2>/dev/null | framecat > out.txt
+is "$(grep '^OBJECT	database' out.txt | cut -f3 | tr '\n' ' ')" "$DB2 $DB " "-B d2 d1 d2 d1: each database once"
+is "$(grep -c '^TABLE	' out.txt)" 4 "-B d2 d1 d2 d1: each table once"
+dbsnap $(CONN) $DB t my t 2>/dev/null | framecat > out.txt
+is "$(grep '^TABLE	' out.txt | cut -f4 | tr '\n' ' ')" "t my " "d1 t my t: each table once"
 
 # An account without RELOAD: -j 2 refuses, --no-lock goes on, -j 1 is fine.
 sql -e "DROP USER IF EXISTS t1000_ro@localhost; CREATE USER t1000_ro@localhost;
