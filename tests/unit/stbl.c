@@ -35,18 +35,96 @@ frame_of(int type, const struct buf *b)
 	return f;
 }
 
-static void
-add_table(struct stbls *set, struct buf *b, uint64_t id, const char *name,
-    struct mine **out)
+/*
+ * One step on the set: a frame made of op's fields (cut, if not -1, cuts
+ * it to that many bytes), and what the call must give: the table of id
+ * want (0: none, and why then says why).
+ */
+enum { ADD, FIND, ROWS, END };
+struct step {
+	int		 op;
+	uint64_t	 id;
+	uint64_t	 n;		/* ROWS: rows; END: rows announced */
+	const char	*name;		/* ADD */
+	int		 cut;
+	uint64_t	 want;
+	const char	*why;
+};
+
+static const struct step steps[] = {
+	{ ADD, 7, 0, "a", -1, 7, NULL },
+	{ ADD, 9, 0, "c", -1, 9, NULL },
+	{ FIND, 7, 0, NULL, -1, 7, NULL },
+	{ FIND, 9, 0, NULL, -1, 9, NULL },
+	{ FIND, 8, 0, NULL, -1, 0, NULL },
+	{ ADD, 7, 0, "again", -1, 0, "table id 7 sent twice" },
+	/* rows: for a known table; for an unknown one */
+	{ ROWS, 7, 2, NULL, -1, 7, NULL },
+	{ ROWS, 8, 0, NULL, -1, 0, "rows for unknown table id 8" },
+	{ ROWS, 8, 0, NULL, 1, 0, "corrupt rows frame" },
+	/* the end: its count must be the rows received */
+	{ END, 7, 3, NULL, -1, 0, "db.a: 3 rows announced, 2 received" },
+	{ END, 7, 2, NULL, -1, 7, NULL },
+	{ END, 7, 2, NULL, -1, 0, "db.a: a second end of the table" },
+	{ ROWS, 7, 1, NULL, -1, 0, "db.a: rows after the table's end" },
+	{ END, 5, 0, NULL, -1, 0, "end of unknown table id 5" },
+	{ END, 5, 0, NULL, 0, 0, "corrupt table end frame" },
+	/* a damaged TABLE frame */
+	{ ADD, 1, 0, "z", 2, 0, "corrupt or unreadable table frame" },
+};
+
+/* Runs step t on set (b: scratch); returns what the call gave. */
+static struct mine *
+run_step(struct stbls *set, struct buf *b, const struct step *t)
 {
 	struct rp_column c = { "id", 3, COL_NOT_NULL, 63, 0, "int(11)" };
-	struct rp_table	 t = { id, "db", (char *)name, 1, &c, { 0 }, NULL };
+	struct rp_table	 tb = { t->id, "db", (char *)t->name, 1, &c, { 0 },
+			    NULL };
+	struct rp_rows	 r;
 	struct frame	 f;
+	struct mine	*m;
+	uint64_t	 i;
+	int		 type;
 
 	b->len = 0;
-	enc_table(b, &t);
-	f = frame_of(FT_TABLE, b);
-	*out = stbls_add(set, &f, sizeof(struct mine));
+	switch (t->op) {
+	case FIND:
+		return (struct mine *)stbls_find(set, t->id);
+	case ADD:
+		enc_table(b, &tb);
+		type = FT_TABLE;
+		break;
+	case ROWS:
+		enc_rows_begin(b, t->id, t->n);
+		for (i = 0; i < t->n; i++)
+			enc_val(b, "1", 1);
+		type = FT_ROWS;
+		break;
+	default:
+		enc_table_end(b, t->id, t->n);
+		type = FT_TABLE_END;
+		break;
+	}
+	if (t->cut >= 0)
+		b->len = (size_t)t->cut;
+	f = frame_of(type, b);
+	switch (t->op) {
+	case ADD:
+		if ((m = stbls_add(set, &f, sizeof(struct mine))) != NULL) {
+			assert_int_equal(m->s.id, t->id);
+			assert_string_equal(m->s.t->name, t->name);
+			assert_non_null(m->extra = strdup("x"));
+		}
+		return m;
+	case ROWS:
+		if ((m = stbls_rows(set, &f, &r)) != NULL) {
+			assert_int_equal(r.nrows, t->n);
+			m->s.rows += r.nrows;
+		}
+		return m;
+	default:
+		return stbls_end(set, &f);
+	}
 }
 
 static void
@@ -54,79 +132,20 @@ test_checks(void **state)
 {
 	struct stbls	 set = { .release = release };
 	struct buf	 b = BUF_INIT;
-	struct mine	*a, *c;
-	struct rp_rows	 r;
-	struct frame	 f;
+	struct mine	*m;
+	size_t		 i;
 
-	add_table(&set, &b, 7, "a", &a);
-	assert_non_null(a);
-	assert_int_equal(a->s.id, 7);
-	assert_string_equal(a->s.t->name, "a");
-	assert_non_null(a->extra = strdup("x"));
-	add_table(&set, &b, 9, "c", &c);
-	assert_non_null(c);
-	assert_ptr_equal(stbls_find(&set, 7), a);
-	assert_ptr_equal(stbls_find(&set, 9), c);
-	assert_null(stbls_find(&set, 8));
-
-	/* an id announced twice */
-	add_table(&set, &b, 7, "again", &c);
-	assert_null(c);
-	assert_string_equal(set.why, "table id 7 sent twice");
-
-	/* rows: for a known table; for an unknown one */
-	b.len = 0;
-	enc_rows_begin(&b, 7, 2);
-	enc_val(&b, "1", 1);
-	enc_val(&b, "2", 1);
-	f = frame_of(FT_ROWS, &b);
-	assert_ptr_equal(stbls_rows(&set, &f, &r), a);
-	assert_int_equal(r.nrows, 2);
-	a->s.rows += r.nrows;
-	b.len = 0;
-	enc_rows_begin(&b, 8, 0);
-	f = frame_of(FT_ROWS, &b);
-	assert_null(stbls_rows(&set, &f, &r));
-	assert_string_equal(set.why, "rows for unknown table id 8");
-	b.len = 1;
-	f = frame_of(FT_ROWS, &b);
-	assert_null(stbls_rows(&set, &f, &r));
-	assert_string_equal(set.why, "corrupt rows frame");
-
-	/* the end: its count must be the rows received */
-	b.len = 0;
-	enc_table_end(&b, 7, 3);
-	f = frame_of(FT_TABLE_END, &b);
-	assert_null(stbls_end(&set, &f));
-	assert_string_equal(set.why, "db.a: 3 rows announced, 2 received");
-	b.len = 0;
-	enc_table_end(&b, 7, 2);
-	f = frame_of(FT_TABLE_END, &b);
-	assert_ptr_equal(stbls_end(&set, &f), a);
-	assert_null(stbls_end(&set, &f));
-	assert_string_equal(set.why, "db.a: a second end of the table");
-	b.len = 0;
-	enc_rows_begin(&b, 7, 1);
-	enc_val(&b, "3", 1);
-	f = frame_of(FT_ROWS, &b);
-	assert_null(stbls_rows(&set, &f, &r));
-	assert_string_equal(set.why, "db.a: rows after the table's end");
-	b.len = 0;
-	enc_table_end(&b, 5, 0);
-	f = frame_of(FT_TABLE_END, &b);
-	assert_null(stbls_end(&set, &f));
-	assert_string_equal(set.why, "end of unknown table id 5");
-	b.len = 0;
-	f = frame_of(FT_TABLE_END, &b);
-	assert_null(stbls_end(&set, &f));
-	assert_string_equal(set.why, "corrupt table end frame");
-
-	/* a damaged TABLE frame */
-	b.len = 2;
-	f = frame_of(FT_TABLE, &b);
-	assert_null(stbls_add(&set, &f, sizeof(struct mine)));
-	assert_string_equal(set.why, "corrupt or unreadable table frame");
-
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		m = run_step(&set, &b, &steps[i]);
+		if (steps[i].want == 0) {
+			assert_null(m);
+			if (steps[i].why != NULL)
+				assert_string_equal(set.why, steps[i].why);
+		} else {
+			assert_non_null(m);
+			assert_ptr_equal(m, stbls_find(&set, steps[i].want));
+		}
+	}
 	released = 0;
 	stbls_free(&set);
 	assert_int_equal(released, 2);
