@@ -470,7 +470,10 @@ has_word(const char *ddl, size_t len, const char *w)
  * run made (no DROP, no table there but the ones it creates), naming no
  * other table (a foreign key's REFERENCES, a MERGE table's UNION: two
  * DROPs of tables with foreign keys between them waited on each other
- * for good, MariaDB 10.11); not a
+ * for good, MariaDB 10.11) and of no engine whose CREATE opens another
+ * table or server (FEDERATED's connects to its CONNECTION, CONNECT's
+ * reads its source table or file: one named there may be one this run
+ * makes after it); not a
  * plan's part (a table may come in several); not with --checkpoint
  * (whose row holds one DDL pending: barriers'); with 2 connections or
  * more.  Not while an object queued before names the same table.
@@ -482,7 +485,9 @@ ddl_parallel(struct loader *l, const struct rp_object *ob)
 	    !l->o->no_create && l->o->checkpoint == NULL &&
 	    new_db(l, names_db(&l->o->names, ob->schema)) &&
 	    !has_word(ob->ddl, ob->ddl_len, "references") &&
-	    !has_word(ob->ddl, ob->ddl_len, "union");
+	    !has_word(ob->ddl, ob->ddl_len, "union") &&
+	    !has_word(ob->ddl, ob->ddl_len, "engine=federated") &&
+	    !has_word(ob->ddl, ob->ddl_len, "engine=connect");
 }
 
 static int

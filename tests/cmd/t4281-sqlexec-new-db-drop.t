@@ -51,4 +51,26 @@ logged sqlexec $(CONN) -j 2 <s.rp 2>err; is $? 0 "into the database that is ther
 is "$(drops)" 2 "DROP TABLE IF EXISTS of both tables"
 is "$(db_sums $DB)" "$want" "the tables replaced: the extra row is gone"
 sql -e "DROP DATABASE $DB"
+
+# A FEDERATED table's CREATE connects to its CONNECTION and reads the
+# table there: one of the same database, made just before it in the
+# stream, must be made first, so it is not created at once with the
+# tables before it.
+if [ -f "$(sql -e "SELECT @@plugin_dir")/ha_federatedx.so" ] &&
+    sql -e "INSTALL SONAME 'ha_federatedx'" 2>/dev/null; then
+	fresh_db $DB
+	sql $DB -e "CREATE TABLE t4281_a (id int PRIMARY KEY);
+	    INSERT INTO t4281_a SELECT seq FROM seq_1_to_10;
+	    CREATE TABLE t4281_f (id int PRIMARY KEY) ENGINE=FEDERATED
+	    CONNECTION='mysql://root@127.0.0.1:$RP_PORT/$DB/t4281_a'" || exit 1
+	dbsnap $(CONN) $DB >f.rp; is $? 0 "FEDERATED: dbsnap"
+	sql -e "DROP DATABASE $DB"
+	sqlexec $(CONN) -j 2 <f.rp 2>err; is $? 0 "FEDERATED: sqlexec -j 2"
+	sed 's/^/# /' err
+	is "$(sql $DB -e "SELECT COUNT(*) FROM t4281_f")" 10 \
+	    "FEDERATED: made after the table it reads"
+	sql -e "DROP DATABASE $DB; UNINSTALL SONAME 'ha_federatedx'"
+else
+	skip 3 "no FEDERATED engine (ha_federatedx)"
+fi
 done_testing
