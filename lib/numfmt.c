@@ -15,6 +15,7 @@
  * fraction bits instead of two, and every one of the 2^32 floats is
  * checked against the reference by bench/floatcheck.
  */
+#include <endian.h>
 #include <math.h>
 #include <string.h>
 
@@ -416,37 +417,8 @@ numfmt_u64_pad(char *o, uint64_t v, unsigned width)
 	return width;
 }
 
-/*
- * The digits of v < 10^24, zero-padded to a multiple of eight, ending at
- * e (which has 24 bytes before it); returns where v's own digits start.
- */
-#ifndef NUMFMT_SWAR
-/* The non-SWAR layout's digits. */
-static inline const char *
-put_digits(char *e, uint64_t v, int n)
-{
-	uint64_t	 q;
-
-	if (v >= 100000000) {
-		q = v / 100000000;
-		put8(e, (uint32_t)(v - q * 100000000));
-		v = q;
-		e -= 8;
-		if (v >= 100000000) {
-			q = v / 100000000;
-			put8(e, (uint32_t)(v - q * 100000000));
-			v = q;
-			e -= 8;
-		}
-	}
-	put8(e, (uint32_t)v);
-	return e - (n - 1) % 8 - 1;
-}
-#endif
-
 static const char zeros16[16] = "0000000000000000";
 
-#ifdef NUMFMT_SWAR
 /*
  * The n digits (n <= 17) of a numfmt_dec as words in registers: w0 the
  * m leading ones (1 to 8) in its low bytes, w1 and w2 eight more each
@@ -494,13 +466,24 @@ dwords_of(uint64_t v, struct dwords *s)
 	}
 }
 
+/*
+ * x's bytes at a, its lowest first: the words below hold the first digit
+ * lowest (a no-op conversion where the machine is little-endian).
+ */
+static inline void
+st8(char *a, uint64_t x)
+{
+	x = htole64(x);
+	memcpy(a, &x, 8);
+}
+
 /* The digits at a: three 8-byte stores, up to a + m + 16. */
 static inline void
 put_dwords(char *a, const struct dwords *s)
 {
-	memcpy(a, &s->w0, 8);
-	memcpy(a + s->m, &s->w1, 8);
-	memcpy(a + s->m + 8, &s->w2, 8);
+	st8(a, s->w0);
+	st8(a + s->m, s->w1);
+	st8(a + s->m + 8, s->w2);
 }
 
 /* x's 8 digits with a point after the first j (0 to 7), the rest on. */
@@ -521,19 +504,17 @@ put_point(char *a, const struct dwords *s, int j)
 	put_dwords(a + 1, s);		/* the digits after the point */
 	if (j < 8) {
 		x = point8(s->s8, j);
-		memcpy(a, &x, 8);
+		st8(a, x);
 	} else if (j < 16) {
-		memcpy(a, &s->s8, 8);
+		st8(a, s->s8);
 		x = point8(s->t8, j - 8);
-		memcpy(a + 8, &x, 8);
+		st8(a + 8, x);
 	} else {
-		memcpy(a, &s->s8, 8);
-		memcpy(a + 8, &s->t8, 8);
+		st8(a, s->s8);
+		st8(a + 8, s->t8);
 		a[16] = '.';
 	}
 }
-
-#endif
 
 /*
  * Fixed-size stores (whole words, no library call) of the digits and of
@@ -543,7 +524,6 @@ put_point(char *a, const struct dwords *s, int j)
 size_t
 numfmt_layout(char *o, int negative, const struct numfmt_dec *d)
 {
-#ifdef NUMFMT_SWAR
 	struct dwords	 s;
 	char		*p = o;
 	int		 n, decpt, x;
@@ -575,40 +555,6 @@ numfmt_layout(char *o, int negative, const struct numfmt_dec *d)
 		p += n + 1;
 	} else
 		*p++ = (char)s.w0;
-#else
-	char		 buf[48], *p = o;
-	const char	*dig;
-	int		 n, decpt, x;
-
-	n = udigits(d->digits);
-	dig = put_digits(buf + 24, d->digits, n);
-	decpt = n + d->exp10;		/* v = 0.dig * 10^decpt */
-	*p = '-';
-	p += negative;
-	if (decpt >= -14 && (decpt <= 15 || n > decpt)) {
-		if (decpt <= 0) {
-			memcpy(p, "0.", 2);
-			memcpy(p + 2, zeros16, 16);
-			p += 2 - decpt;
-			memcpy(p, dig, 24);
-			p += n;
-		} else if (decpt < n) {
-			memcpy(p, dig, 16);
-			p[decpt] = '.';
-			memcpy(p + decpt + 1, dig + decpt, 16);
-			p += n + 1;
-		} else {
-			memcpy(p, dig, 24);
-			memcpy(p + n, zeros16, 16);
-			p += decpt;
-		}
-		return (size_t)(p - o);
-	}
-	p[0] = dig[0];
-	p[1] = '.';
-	memcpy(p + 2, dig + 1, 16);
-	p += n > 1 ? n + 1 : 1;
-#endif
 	*p++ = 'e';
 	x = decpt - 1;
 	if (x < 0) {
