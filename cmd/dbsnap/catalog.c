@@ -225,6 +225,60 @@ discover_db(struct snap *s, const char *db)
 	}
 }
 
+/*
+ * The tables were listed before the snapshot began, without locks, and
+ * information_schema lists a multi-table RENAME half done: a swap
+ * (RENAME TABLE a TO tmp, b TO a, tmp TO b) as it ran could leave a
+ * table out of the list, unread, with exit 0.  Listed again once
+ * db's tables are locked (no RENAME of theirs can then be under way),
+ * the list must be the same: a table more, or one of another kind or
+ * engine, changed while the dump started (one created then too, as
+ * mysqldump fails on a table created after its snapshot).
+ */
+static void
+relist_db(struct snap *s, const char *db, size_t lo, size_t hi)
+{
+	struct buf	 q = BUF_INIT;
+	MYSQL_RES	*r;
+	MYSQL_ROW	 row;
+	const struct table *t;
+	char		 why[256], what[512];
+	size_t		 j;
+
+	buf_adds(&q, "SELECT TABLE_NAME, TABLE_TYPE, ENGINE FROM "
+	    "information_schema.TABLES WHERE TABLE_SCHEMA = ");
+	lit(&q, db);
+	r = query_cat(s, db, &q);
+	buf_release(&q);
+	while ((row = mysql_fetch_row(r)) != NULL) {
+		if (row[0] == NULL || row[1] == NULL || ignored(s, db, row[0]) ||
+		    (s->o->ntables > 0 && !named(s, row[0])))
+			continue;
+		for (j = lo; j < hi; j++)
+			if (strcmp(s->tables[j]->name, row[0]) == 0)
+				break;
+		t = j < hi ? s->tables[j] : NULL;
+		if (t == NULL)
+			snprintf(why, sizeof(why), "a %s not there when the "
+			    "tables were listed: created or renamed since",
+			    row[1]);
+		else if (strcmp(t->kind, row[1]) != 0)
+			snprintf(why, sizeof(why), "a %s, listed as a %s",
+			    row[1], t->kind);
+		else if ((t->engine == NULL) != (row[2] == NULL) ||
+		    (row[2] != NULL && strcmp(t->engine, row[2]) != 0))
+			snprintf(why, sizeof(why), "engine %s, listed as %s",
+			    row[2] != NULL ? row[2] : "none",
+			    t->engine != NULL ? t->engine : "none");
+		else
+			continue;
+		snprintf(what, sizeof(what), "%s.%s", db, row[0]);
+		mysql_free_result(r);
+		die_changed(s, what, why);
+	}
+	mysql_free_result(r);
+}
+
 void
 discover_tables(struct snap *s)
 {
@@ -291,6 +345,7 @@ discover_details(struct snap *s)
 		if (!s->o->no_create)
 			database_object(s, db, dbcoll);
 		lock_tables(s, lo, hi);
+		relist_db(s, db, lo, hi);
 		discover_columns(s, db);
 		for (j = lo; j < hi; j++)
 			table_details(s, s->tables[j], dbcoll);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <mysql.h>
+#include <mysqld_error.h>
 
 #include "conn.h"
 #include "dbsnap.h"
@@ -55,9 +56,20 @@ die(struct snap *s, const char *fmt, ...)
 }
 
 __dead void
+die_changed(struct snap *s, const char *what, const char *why)
+{
+	die(s, "%s: changed while the dump started (%s): dump again", what,
+	    why);
+}
+
+__dead void
 sql_die(MYSQL *m, const char *what)
 {
 	char	 e[512];
 
-	die(the_snap, "%s: %s", what, conn_strerror(m, e, sizeof(e)));
+	conn_strerror(m, e, sizeof(e));
+	/* an ALTER that rebuilt the table after the snapshot began */
+	if (mysql_errno(m) == ER_TABLE_DEF_CHANGED)
+		die_changed(the_snap, what, e);
+	die(the_snap, "%s: %s", what, e);
 }

@@ -43,4 +43,12 @@ __dead void die(struct snap *s, const char *fmt, ...)
  */
 __dead void sql_die(MYSQL *m, const char *what);
 
+/*
+ * die(s, "what: changed while the dump started (why): dump again"): DDL
+ * on table what ("db.t") between the snapshot's start and its metadata
+ * lock (dbsnap(1) CONSISTENCY).  sql_die() says it for a server's
+ * ER_TABLE_DEF_CHANGED (1412).
+ */
+__dead void die_changed(struct snap *s, const char *what, const char *why);
+
 #endif

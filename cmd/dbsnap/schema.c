@@ -441,8 +441,7 @@ select_item(struct buf *q, const struct col *c, int cast)
 static __dead void
 changed(struct snap *s, const struct table *t, const char *why)
 {
-	die(s, "%s.%s: changed while the dump started (%s): dump again",
-	    t->schema, t->name, why);
+	die_changed(s, ctx2(t->schema, t->name), why);
 }
 
 /* The lock's statement failed: DDL on the table, or another error. */

@@ -650,27 +650,36 @@ stmt_die(struct worker *w, struct table *t, size_t no, MYSQL_STMT *st)
 {
 	char		 e[512], late[96] = "";
 	unsigned	 rt = w->s->o->conn.read_timeout;
+	/* an error while the rows come is the connection's, not st's */
+	int		 on_conn = st == NULL || mysql_stmt_errno(st) == 0;
+	unsigned	 code = on_conn ? mysql_errno(w->m) : mysql_stmt_errno(st);
 
 	if (errno == ETIMEDOUT && rt != 0)
 		snprintf(late, sizeof(late), "the server sent nothing for "
 		    "%u s (--read-timeout): ", rt);
-	if (st == NULL || mysql_stmt_errno(st) == 0)
+	if (on_conn)
+		conn_strerror(w->m, e, sizeof(e));
+	else
+		snprintf(e, sizeof(e), "%s (%u, %s)", mysql_stmt_error(st),
+		    code, mysql_stmt_sqlstate(st));
+	/* An ALTER that rebuilt it after the snapshot began, before the
+	 * lock (schema.c, lock_tables()): its rows are not in the snapshot. */
+	if (code == ER_TABLE_DEF_CHANGED) {
+		char	 what[512];	/* not ctx2(): its buffer is shared */
+
+		snprintf(what, sizeof(what), "%s.%s", t->schema, t->name);
+		die_changed(w->s, what, e);
+	}
+	if (on_conn)
 		die(w->s, "%s.%s: chunk %zu: %s%s", t->schema, t->name, no,
-		    late, conn_strerror(w->m, e, sizeof(e)));
-	if (mysql_stmt_errno(st) == ER_LOCK_WAIT_TIMEOUT)
+		    late, e);
+	if (code == ER_LOCK_WAIT_TIMEOUT)
 		die(w->s, "%s.%s: chunk %zu: its metadata lock not given in "
 		    "%u s (--lock-wait-timeout): DDL on the table (ALTER, "
 		    "RENAME, DROP, TRUNCATE, ...) waits for this dump, and "
 		    "this read queued behind it; dump again when that DDL has "
 		    "run", t->schema, t->name, no, w->s->o->lock_wait_timeout);
-	/* An ALTER that rebuilt it after the snapshot began, before the
-	 * lock (schema.c, lock_tables()): its rows are not in the snapshot. */
-	if (mysql_stmt_errno(st) == ER_TABLE_DEF_CHANGED)
-		die(w->s, "%s.%s: changed while the dump started (%s): dump "
-		    "again", t->schema, t->name, mysql_stmt_error(st));
-	die(w->s, "%s.%s: chunk %zu: %s%s (%u, %s)", t->schema, t->name, no,
-	    late, mysql_stmt_error(st), mysql_stmt_errno(st),
-	    mysql_stmt_sqlstate(st));
+	die(w->s, "%s.%s: chunk %zu: %s%s", t->schema, t->name, no, late, e);
 }
 
 /* The statement's result columns, checked and made ready for binrow. */

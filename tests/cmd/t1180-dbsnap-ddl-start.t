@@ -3,7 +3,11 @@
 # do not match its rows with exit 0.  A server-side loop swaps two tables
 # of different columns (RENAME TABLE a TO tmp, b TO a, tmp TO b, as
 # pt-online-schema-change's cut-over) and adds and drops a column of a
-# third, while dbsnap dumps the database again and again (-j 1 and -j 2).
+# third and rebuilds it (ALTER TABLE ... FORCE: a rebuild after the
+# snapshot began is error 1412 on reading it), while dbsnap dumps the
+# tables named, or the whole database, again and again (-j 1 and -j 2).
+# A table left out of a dump (listed as the swap ran: review, 13 of 20
+# whole-database dumps exited 0 with a or b missing) is a wrong dump.
 # Each dump either fails saying which table changed while the dump
 # started, or restores (rows2sql) to tables whose definitions hold their
 # rows: the table with column x holds a's 50 rows (x = id), the one with
@@ -36,6 +40,7 @@ BEGIN
     RENAME TABLE a TO tmp, b TO a, tmp TO b;
     ALTER TABLE c ADD COLUMN w int NOT NULL DEFAULT 7;
     ALTER TABLE c DROP COLUMN w;
+    ALTER TABLE c FORCE;
     UPDATE ctl SET ops = ops + 1 WHERE id = 1;
   END WHILE;
 END;;
@@ -74,13 +79,17 @@ bad=0 failed=0 changed=0 i=0
 while [ $i -lt $N ]; do
 	i=$((i + 1))
 	j=$((1 + i % 2))
-	dbsnap $(CONN) -j $j $DB a b c >out.rp 2>err
+	# named tables, or the whole database (listed, as a swap runs)
+	case $((i % 4)) in
+	0|1)	dbsnap $(CONN) -j $j $DB a b c >out.rp 2>err ;;
+	*)	dbsnap $(CONN) -j $j --ignore-table=$DB.ctl $DB >out.rp 2>err ;;
+	esac
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		# A table named that was not there when the tables were
 		# listed (mid-RENAME), before the snapshot: nothing was read.
 		if [ $rc -eq 1 ] &&
-		    grep -Eq "^dbsnap: $DB\.(a|b|c): (changed while the dump started|no such table$)" err; then
+		    grep -Eq "^dbsnap: $DB\.(a|b|c|tmp): (changed while the dump started|no such table$)" err; then
 			failed=$((failed + 1))
 			grep -q 'changed while' err && changed=$((changed + 1))
 		else
