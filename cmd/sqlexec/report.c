@@ -232,6 +232,21 @@ sx_wrote_free(struct sx *x)
 	x->wrote = NULL;
 }
 
+int
+sx_unmatched_rename(struct sx *x)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (names_unmatched_rename(&x->o->names, &b) == 0) {
+		buf_release(&b);
+		return 0;
+	}
+	x->no_resume = 1;	/* the same option fails the same way */
+	sx_set_error(x, 0, "%s in the stream", b.p);
+	buf_release(&b);
+	return -1;
+}
+
 void
 sx_report_damage(struct sx *x, const char *why, int late)
 {

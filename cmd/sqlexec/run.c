@@ -29,6 +29,7 @@ struct run {
 	struct buf	 hdr;		/* the header frame's payload */
 	double		 t0;
 	int		 input_err;	/* 1: the reader's error, 2: the input's, said */
+	int		 dbs;		/* 1: in the stream's OBJECT database frames, 2: past them */
 };
 
 static void
@@ -152,6 +153,52 @@ empty_input(struct run *R)
 	return -1;
 }
 
+/*
+ * --rename-db of a database the input never names is a mistyped name,
+ * not an empty rename (rows2sql's and rowmap's --rename and --rename-db
+ * say the same).  Every OBJECT frame's database is looked up here, as
+ * the reader sees it, skipped by --skip-to or not; statement frames are
+ * renamed, and so looked up, as they are read (exec.c).  A whole stream
+ * that begins with its databases (dbsnap: OBJECT database of each one
+ * first) tells at its first other frame, before any table is created or
+ * loaded; any input tells at its end.  0, or -1 (recorded).
+ */
+static int
+rename_seen(struct run *R, const struct frame *f)
+{
+	struct rp_object ob;
+	struct rp_kv	 kv;
+	struct dec	 d;
+	int		 kind = 0;
+
+	if (R->o.names.ndb_renames == 0)
+		return 0;
+	if (f != NULL && f->type == FT_OBJECT && dec_object(f, &ob) == 0) {
+		(void)names_db(&R->o.names, ob.schema);
+		kind = ob.kind;
+	}
+	if (f != NULL) {
+		/* the accounts (--users) come before the databases */
+		if (R->dbs == 2 || kind == OBJ_USER || kind == OBJ_ROLE)
+			return 0;
+		if (kind == OBJ_DATABASE) {
+			R->dbs = 1;
+			return 0;
+		}
+		if (R->dbs == 0) {	/* no databases first: at the end */
+			R->dbs = 2;
+			return 0;
+		}
+		R->dbs = 2;
+		/* the parts of a plan: a later part may name another */
+		dec_init(&d, R->hdr.p, R->hdr.len);
+		if (R->o.ninputs > 1 || (dec_kv(&d, &kv) == 0 &&
+		    rp_kv_get(&kv, "part") != NULL))
+			return 0;
+	}
+	return sx_unmatched_rename(&R->x);
+}
+
 /* The one read loop: frames to the feeder until the trailer or a stop. */
 static int
 run_read(struct run *R)
@@ -177,7 +224,7 @@ run_read(struct run *R)
 			return -1;
 		if ((st = frame_read(R->r, &f)) == FRAME_DONE)
 			return R->feed == NULL && !R->o.allow_empty ?
-			    empty_input(R) : 0;
+			    empty_input(R) : rename_seen(R, NULL);
 		if (st == FRAME_ERR) {
 			R->input_err = 1;
 			return -1;
@@ -188,7 +235,8 @@ run_read(struct run *R)
 				return -1;
 			continue;
 		}
-		if (R->feed == NULL && choose(R, &f) == -1)
+		if (rename_seen(R, &f) == -1 ||
+		    (R->feed == NULL && choose(R, &f) == -1))
 			return -1;
 		if (R->feed->frame(R->st, &f, &R->input_err) == -1)
 			return -1;

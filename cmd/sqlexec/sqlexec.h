@@ -478,6 +478,12 @@ void	 sx_wrote_list(struct sx *, struct buf *b);
  */
 void	 sx_report_damage(struct sx *, const char *why, int late);
 /*
+ * A --rename-db that matched no database of the input so far: the error
+ * ("--rename-db d: no such database in the stream"), no resume line; -1.
+ * Else 0.
+ */
+int	 sx_unmatched_rename(struct sx *);
+/*
  * The input ended with an ABORT of another reason (the producer failed,
  * cut, cannot split: frame_abort_phrase()): one line naming it and the
  * producer's message; a resume point only if frame_abort_resumable().

@@ -64,6 +64,26 @@ sqlexec $(CONN) --rename-db $S=$N <snap.rp 2>err
 is "$?" 0 "a snapshot stream, sqlexec --rename-db: exit 0"
 is "$(db_objects $N)" "$src_objs" "... the objects"
 is "$(sql $N -e "SELECT * FROM t ORDER BY id")" "$src_rows" "... the rows"
+
+# --rename-db of a database the input never names is an error, as
+# rows2sql's: a snapshot stream says so at its first table, before any
+# table is created or loaded; SQL text at its end, with exit 1.
+sql -e "DROP DATABASE IF EXISTS x_t4150"
+sqlexec $(CONN) --rename-db nosuch=x_t4150 <snap.rp 2>err
+is "$?" 1 "a snapshot stream, --rename-db nosuch=x: exit 1"
+like "$(cat err)" "^sqlexec: --rename-db nosuch: no such database in the stream$" \
+    "... naming the option"
+is "$(grep -c 'resume with' err)" 0 "... and no resume line"
+is "$(sql $S -e "SELECT * FROM t ORDER BY id")" "$src_rows" \
+    "... nothing loaded into the source's name"
+sql -e "DROP DATABASE $N"
+rows2sql <snap.rp | sqlsplit | sqlexec $(CONN) --rename-db nosuch=x_t4150 \
+    --rename-db $S=$N 2>err
+is "$?" 1 "SQL text, --rename-db nosuch=x: exit 1"
+like "$(cat err)" "^sqlexec: --rename-db nosuch: no such database in the stream$" \
+    "... naming the option"
+sql -e "DROP DATABASE IF EXISTS $N"
+
 sqlexec --rename-db nonsense </dev/null 2>err
 is "$?" 2 "--rename-db without =: exit 2"
 like "$(cat err)" "^sqlexec: --rename-db nonsense: expected OLD=NEW" "... saying why"
