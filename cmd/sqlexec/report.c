@@ -167,10 +167,18 @@ sx_report_end(struct sx *x, struct frame_reader *r, int input_err)
 		/* frame.h: "truncated at byte N", as against corrupt */
 		cut = strncmp(frame_reader_errstr(r), "truncated", 9) == 0;
 		/* --input: parts.c named the file and where it ends */
-		if (!cut || x->o->ninputs == 0)
+		why = frame_reader_errstr(r);
+		/* "corrupt: ...": a frame failed its checks: damage */
+		x->input_damaged = strncmp(why, "corrupt: ", 9) == 0;
+		if (x->input_damaged)
+			fprintf(stderr, "%s: %s: input damaged (%s): loading "
+			    "this copy again stops at the same place\n",
+			    getprogname(), x->o->input_name != NULL ?
+			    x->o->input_name : "stdin", why + 9);
+		else if (!cut || x->o->ninputs == 0)
 			fprintf(stderr, "%s: %s: %s\n", getprogname(),
 			    x->o->input_name != NULL ? x->o->input_name :
-			    "stdin", frame_reader_errstr(r));
+			    "stdin", why);
 		if (cut)
 			report_cut(x);
 	}

@@ -555,13 +555,15 @@ sx_print_resume(struct sx *x)
 	}
 	if (p.top == 0) {
 		if (x->o->checkpoint != NULL)
-			sx_report(x, "no %s is committed; run the input again "
+			sx_report(x, "no %s is committed; run the %s again "
 			    "with --resume (checkpoint %s records the run)",
-			    unit, x->o->checkpoint);
+			    unit, x->input_damaged ? "a good copy of the input" :
+			    "input", x->o->checkpoint);
 		else
 			sx_report(x, "no %s is committed; run the %s input "
 			    "again to restore it", unit, x->input_cut ?
-			    "complete" : "same");
+			    "complete" : x->input_damaged ? "a good copy of the" :
+			    "same");
 		goto out;
 	}
 	/*
@@ -575,8 +577,9 @@ sx_print_resume(struct sx *x)
 
 		sx_resume_given(x, given, sizeof(given));
 		sx_report(x, "nothing after the resume point is committed: "
-		    "run the same command again (%s) once the cause is fixed",
-		    given);
+		    "run the same command again (%s) %s", given,
+		    x->input_damaged ? "on a good copy of the input" :
+		    "once the cause is fixed");
 		goto out;
 	}
 	if (p.no == 0)
@@ -604,11 +607,15 @@ sx_print_resume(struct sx *x)
 		    "transactional (said above), which a resume would write "
 		    "again: remove them, or restore that table, before "
 		    "resuming", unit, x->partial);
+	/* a damaged copy stops a resume at the same frame: a good one */
 	if (x->o->checkpoint != NULL)
-		sx_report(x, "%s; resume with --resume (checkpoint %s records "
-		    "it)", what.p, x->o->checkpoint);
+		sx_report(x, "%s; resume %swith --resume (checkpoint %s "
+		    "records it)", what.p, x->input_damaged ? "from a good "
+		    "copy of the input " : "", x->o->checkpoint);
 	else
-		sx_report(x, "%s; resume with --skip-to %s", what.p, t.p);
+		sx_report(x, "%s; resume %swith --skip-to %s", what.p,
+		    x->input_damaged ? "from a good copy of the input " : "",
+		    t.p);
 	live_advice(x);
 out:
 	sx_point_free(&p);

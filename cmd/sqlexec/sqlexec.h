@@ -262,6 +262,7 @@ struct sx {
 	uint64_t	 pend_top;
 	int		 no_resume;	/* wrong input: print no resume point */
 	int		 input_cut;	/* it ended before its trailer (report.c) */
+	int		 input_damaged;	/* a frame failed its check (report.c) */
 	uint64_t	 pend_no;	/* --resume: a DDL begun at the stop, or 0 */
 	uint64_t	 pend_hash;
 	char		**wrote;	/* tables committed work wrote to */

@@ -155,8 +155,16 @@ for pct in 0 3 11 23 37 50 61 74 88 99; do
 		last=$(sqlexec -n --no-create --commit-every 300K <part.rp 2>/dev/null |
 		    sed -n 's/^unit [0-9]*: [^:]*: rows [0-9]*-\([0-9]*\) .*/\1/p' | tail -1)
 		got=$(sql -e "SELECT COUNT(*), IFNULL(MAX(id), 0) FROM $cut.c")
-		resume=$(sed -n 's/^sqlexec: .* resume with --skip-to \(f[0-9,=]*:[0-9a-f]*\)$/\1/p' err)
-		if [ $rc -ne 1 ] || ! grep -Eq "truncated|corrupt|not a rowpipe" err ||
+		resume=$(sed -n 's/^sqlexec: .* resume .*with --skip-to \(f[0-9,=]*:[0-9a-f]*\)$/\1/p' err)
+		# a damaged frame: "damaged", and the resume from a good copy
+		if [ $how = flip ] && grep -q "^sqlexec: stdin: input damaged (frame " err &&
+		    { grep -q "corrupt" err || { [ -n "$resume" ] &&
+		    ! grep -q "resume from a good copy of the input with --skip-to $resume\$" err; }; }; then
+			bad=$((bad + 1))
+			diag "$how at $at: the damage misnamed: $(cat err)"
+			continue
+		fi
+		if [ $rc -ne 1 ] || ! grep -Eq "truncated|damaged|not a rowpipe" err ||
 		    [ "$got" != "${last:-0}	${last:-0}" ]; then
 			bad=$((bad + 1))
 			diag "$how at $at: exit $rc, rows $got, want ${last:-0}: $(head -1 err)"
@@ -171,5 +179,18 @@ for pct in 0 3 11 23 37 50 61 74 88 99; do
 	done
 done
 is "$bad" 0 "$n cut or damaged streams: whole units before the damage, then resumed"
+
+# one byte changed at offset 5000: "input damaged", once, and the resume
+# point is one to run on a good copy (this copy stops at the same frame)
+perl -e 'local $/; $_ = <STDIN>; substr($_, 5000, 1) ^= "\x01"; print' \
+    <cut.rp >dmg.rp
+sql $cut -e "DROP TABLE c; CREATE TABLE c (id INT PRIMARY KEY, pad VARCHAR(300))"
+sqlexec $C --no-create --commit-every 300K <dmg.rp 2>err
+is $? 1 "a damaged frame: exit 1"
+like "$(cat err)" "^sqlexec: stdin: input damaged \(frame [0-9]+ at byte [0-9]+: .*\): loading this copy again stops at the same place$" \
+    "... says damaged, with the frame"
+is "$(grep -c corrupt err)" 0 "... and not corrupt"
+like "$(cat err)" "^sqlexec: (no frame up to the first is committed|frames? 1(-[0-9]+)? (is|are) committed.*); resume from a good copy of the input with --skip-to f[0-9]" \
+    "... the resume advice names a good copy"
 sql -e "DROP DATABASE $src; DROP DATABASE $ref; DROP DATABASE $dup; DROP DATABASE $cut"
 done_testing
