@@ -116,6 +116,24 @@ open_input(struct part_in *p, const char *path)
 		    "(consistency=%s)", path, p->part, p->parts, v);
 }
 
+/*
+ * A stream its producer ended with an ABORT frame (dbsnap that failed,
+ * before its header too: an empty header, then the abort): that, not
+ * what its header lacks, is what to say of it.  Reads its next frame:
+ * only before a refusal.
+ */
+static void
+aborted(struct part_in *p)
+{
+	struct frame	 f;
+	const char	*why;
+	int		 reason;
+
+	if (frame_read(p->r, &f) == FRAME_ERR &&
+	    (reason = frame_reader_aborted(p->r, &why)) != 0)
+		refuse("%s: %s: %s", p->path, frame_abort_phrase(reason), why);
+}
+
 /* The checks of the set, in the order a user would fix them. */
 static void
 check_set(struct sx_parts *ps)
@@ -126,6 +144,10 @@ check_set(struct sx_parts *ps)
 
 	if (ps->n == 1 && (a->plan == NULL || a->parts == 1))
 		return;		/* one whole stream */
+	/* a failed dump first: it is what to fix, wherever it is given */
+	for (i = 0; i < ps->n; i++)
+		if (ps->in[i].plan == NULL)
+			aborted(&ps->in[i]);
 	for (i = 0; i < ps->n; i++)
 		if (ps->in[i].plan == NULL)
 			refuse("%s: not a part of a plan (no plan in its "
@@ -230,6 +252,7 @@ merge(void *arg)
 	enum frame_status st;
 	struct part_in	*p;
 	const char	*why;
+	char		*msg;
 	size_t		 i;
 	int		 reason;
 
@@ -249,20 +272,29 @@ merge(void *arg)
 			/*
 			 * What came before goes out, without a trailer: the
 			 * loader commits what is whole, then reports the
-			 * stream truncated, with its resume point; or damaged,
-			 * if the part ends with an ABORT frame (passed on).
+			 * stream truncated, with its resume point; or, if
+			 * the part ends with an ABORT frame (passed on), it
+			 * names the abort, once, with the part in its message
+			 * (a single input is the loader's input name).
 			 */
-			if ((reason = frame_reader_aborted(p->r, &why)) != 0)
-				(void)frame_writer_abort(w, reason, why);
-			else
+			if ((reason = frame_reader_aborted(p->r, &why)) != 0) {
+				if (ps->n > 1 && asprintf(&msg, "%s (part %lu "
+				    "of %lu): %s", p->path, p->part, p->parts,
+				    why) != -1) {
+					(void)frame_writer_abort(w, reason, msg);
+					free(msg);
+				} else
+					(void)frame_writer_abort(w, reason, why);
+			} else {
 				(void)frame_writer_flush(w);
-			if (ps->n > 1)
-				warnx("%s (part %lu of %lu): %s", p->path,
-				    p->part, p->parts,
-				    frame_reader_errstr(p->r));
-			else
-				warnx("%s: %s", p->path,
-				    frame_reader_errstr(p->r));
+				if (ps->n > 1)
+					warnx("%s (part %lu of %lu): %s",
+					    p->path, p->part, p->parts,
+					    frame_reader_errstr(p->r));
+				else
+					warnx("%s: %s", p->path,
+					    frame_reader_errstr(p->r));
+			}
 			ps->failed = 1;
 			goto out;
 		}
