@@ -286,7 +286,7 @@ rows_nontx(struct sx *x, int c, struct sx_unit *u, struct sx_pass *p)
 	if (x->ex->work(x, c, u, p) == -1) {
 		sx_rows_where(&b, u);
 		sx_nontx_note(x, u->rows->first_frame, b.p, u->rows->t->engine,
-		    0);
+		    0, p->rows);
 		buf_release(&b);
 		pthread_mutex_lock(&x->mu);
 		x->rows += p->rows;	/* they are in the table */

@@ -36,6 +36,23 @@
  */
 static char	 tx[] = "";
 
+/* What sx_nontx_query() says of a transactional table with triggers. */
+static const char by_triggers[] = " with triggers (they may write tables "
+    "that are not transactional)";
+
+/*
+ * Is engine (sx_nontx()'s) that of a table that is transactional and
+ * only suspect for its triggers?  Then a statement that fails is rolled
+ * back whole, with what its triggers wrote to transactional tables.
+ */
+static int
+tx_by_triggers(const char *engine)
+{
+	size_t	 n = strlen(engine), k = sizeof(by_triggers) - 1;
+
+	return n > k && strcmp(engine + n - k, by_triggers) == 0;
+}
+
 static size_t
 key_of(struct buf *k, const char *schema, const char *table)
 {
@@ -111,8 +128,7 @@ sx_nontx_query(MYSQL *m, const char *schema, const char *table, int new,
 			rc = asprintf(engine, "%s (not transactional)",
 			    row[1] != NULL ? row[1] : "without an engine");
 		else if (row[3] != NULL && strcmp(row[3], "0") != 0)
-			rc = asprintf(engine, "%s with triggers (they may write "
-			    "tables that are not transactional)", row[1]);
+			rc = asprintf(engine, "%s%s", row[1], by_triggers);
 		if (rc == -1)
 			*engine = NULL;
 		rc = rc == -1 ? -1 : 0;
@@ -250,14 +266,39 @@ sx_rollback(struct sx *x, MYSQL *m, uint64_t no, const char *what)
 
 void
 sx_nontx_note(struct sx *x, uint64_t no, const char *where,
-    const char *engine, int done)
+    const char *engine, int done, uint64_t kept)
 {
+	int	 trig = tx_by_triggers(engine);
+
+	/*
+	 * A transactional table, suspect for its triggers: the failed
+	 * statement was rolled back, its triggers' writes to transactional
+	 * tables with it; what stays is only the rows committed before it
+	 * (a unit of frames in autocommit), if any.  (Under --strict a
+	 * statement with warnings fails after it committed: as before.)
+	 */
+	if (!done && trig && kept == 0 && !x->o->strict) {
+		sx_report(x, "%s: the table is %s: the statement failed; its "
+		    "transaction was rolled back (what its triggers wrote to "
+		    "tables that are not transactional, if any, stays)", where,
+		    engine);
+		return;
+	}
 	pthread_mutex_lock(&x->mu);
-	if (!done && (x->partial == 0 || no < x->partial))
+	if (!done && (x->partial == 0 || no < x->partial)) {
 		x->partial = no;
+		x->partial_tx = trig;
+	}
 	pthread_mutex_unlock(&x->mu);
-	sx_report(x, "%s: the table is %s: %s", where, engine,
-	    done ? "what the statement changed stays (it is done)" :
-	    "what was written before it stopped stays there: check the table "
-	    "before resuming");
+	if (!done && trig)
+		sx_report(x, "%s: the table is %s: it ran in autocommit, and "
+		    "the %" PRIu64 " row%s before the failed statement %s "
+		    "committed: check the table before resuming", where,
+		    engine, kept, kept == 1 ? "" : "s", kept == 1 ? "is" :
+		    "are");
+	else
+		sx_report(x, "%s: the table is %s: %s", where, engine,
+		    done ? "what the statement changed stays (it is done)" :
+		    "what was written before it stopped stays there: check "
+		    "the table before resuming");
 }

@@ -497,6 +497,14 @@ print_doubt(struct sx *x, const struct sx_point *p)
 	buf_release(&without);
 }
 
+/* Where x->partial left rows (nontx.c), as the resume advice says it. */
+static const char *
+partial_where(const struct sx *x)
+{
+	return x->partial_tx ? "its table, which has triggers and so ran in "
+	    "autocommit" : "a table that is not transactional";
+}
+
 void
 sx_print_resume(struct sx *x)
 {
@@ -548,9 +556,9 @@ sx_print_resume(struct sx *x)
 	if (p.top == 0 && x->partial != 0) {
 		/* nontx.c: not "nothing": the rows it left are still there */
 		sx_report(x, "no %s is committed, but %s %" PRIu64 " left rows "
-		    "in a table that is not transactional (said above): remove "
-		    "them, or restore that table, before running the same "
-		    "input again", unit, unit, x->partial);
+		    "in %s (said above): remove them, or restore that table, "
+		    "before running the same input again", unit, unit,
+		    x->partial, partial_where(x));
 		goto out;
 	}
 	if (p.top == 0) {
@@ -603,10 +611,10 @@ sx_print_resume(struct sx *x)
 	}
 	/* nontx.c: what a resume would run over */
 	if (x->partial > p.no)
-		sx_report(x, "%s %" PRIu64 " left rows in a table that is not "
-		    "transactional (said above), which a resume would write "
-		    "again: remove them, or restore that table, before "
-		    "resuming", unit, x->partial);
+		sx_report(x, "%s %" PRIu64 " left rows in %s (said above), "
+		    "which a resume would write again: remove them, or restore "
+		    "that table, before resuming", unit, x->partial,
+		    partial_where(x));
 	/* a damaged copy stops a resume at the same frame: a good one */
 	if (x->o->checkpoint != NULL)
 		sx_report(x, "%s; resume %swith --resume (checkpoint %s "

@@ -280,6 +280,7 @@ struct sx {
 	uint64_t	 wound_gen;
 	int		 holding;
 	uint64_t	 partial;	/* not transactional, stopped part way */
+	int		 partial_tx;	/* ... a transactional table with triggers */
 	int		 stop;		/* stop reading and dispatching */
 	int		 interrupted;	/* the signal that stopped the run, or 0 */
 	int		*busy;		/* conn[c] is running statements */
@@ -752,10 +753,13 @@ int	 sx_rollback(struct sx *, MYSQL *m, uint64_t no, const char *what);
  * Say that where ("statement 5 (line 9, table d.t)") wrote a table that
  * is not transactional (engine: what sx_nontx() said) and did not end
  * well: done, its changes stay and it counts as done; else it stopped
- * part way (x->partial).
+ * part way (x->partial), unless the table is transactional, suspect only
+ * for its triggers, and kept (the rows committed before the failed
+ * statement) is 0: then nothing of it stays but what its triggers wrote
+ * to tables that are not transactional, if any.
  */
 void	 sx_nontx_note(struct sx *, uint64_t no, const char *where,
-	    const char *engine, int done);
+	    const char *engine, int done, uint64_t kept);
 
 /*
  * The last line of a run that stopped before the end of its input:

@@ -577,7 +577,7 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 	if (c == 0 && x->engine != NULL && failed) {
 		buf_reset(&e);
 		sx_where_stmt(&e, s);
-		sx_nontx_note(x, s->no, e.p, x->engine, w != 0);
+		sx_nontx_note(x, s->no, e.p, x->engine, w != 0, 0);
 	}
 	buf_release(&e);
 	return rc == 0 ? 0 : -1;

@@ -289,5 +289,29 @@ like "$(cat err)" "statement 1 left rows in a table that is not transactional \\
 is "$(sql -e "SELECT GROUP_CONCAT(id ORDER BY id) FROM $D.mn")" "1,2" \
     "the MyISAM rows are there once"
 
+# 11. An InnoDB table whose trigger writes another InnoDB table, which
+# hits a duplicate key: the frame's statement fails and is rolled back
+# whole; no table that is not transactional was written, and the run
+# does not say so (before: "frame N left rows in a table that is not
+# transactional").
+fresh_db t4210_s11
+sql t4210_s11 -e "CREATE TABLE a (id INT PRIMARY KEY) ENGINE=InnoDB;
+    INSERT INTO a SELECT seq FROM seq_1_to_10"
+dbsnap $C t4210_s11 >s11.rp
+fresh_db t4210_d11
+sql t4210_d11 -e "CREATE TABLE a (id INT PRIMARY KEY) ENGINE=InnoDB;
+    CREATE TABLE l (id INT PRIMARY KEY) ENGINE=InnoDB; INSERT INTO l VALUES (5);
+    CREATE TRIGGER tr AFTER INSERT ON a FOR EACH ROW INSERT INTO l VALUES (NEW.id)"
+sqlexec $C --no-create --rename-db t4210_s11=t4210_d11 <s11.rp 2>err
+is $? 1 "a trigger's duplicate key in an InnoDB table: exit 1"
+like "$(cat err)" "ERROR 1062" "... the duplicate key is the error"
+is "$(grep -c 'left rows\|stays there' err)" 0 \
+    "... no rows said to be left in a table that is not transactional"
+like "$(cat err)" "the statement failed; its transaction was rolled back" \
+    "... but that the statement was rolled back"
+is "$(sql -e "SELECT COUNT(*) FROM t4210_d11.a; SELECT COUNT(*) FROM t4210_d11.l")" "0
+1" "... and nothing of it is in either table"
+sql -e "DROP DATABASE t4210_s11; DROP DATABASE t4210_d11"
+
 sql -e "DROP DATABASE $S; DROP DATABASE $D"
 done_testing
