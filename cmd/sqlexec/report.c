@@ -119,6 +119,14 @@ report_cut(struct sx *x)
 		    "place)");
 }
 
+int
+sx_error_proxy(const char *msg)
+{
+	return msg != NULL && strncmp(msg, "frame ", 6) == 0 &&
+	    strstr(msg, ": grant ") != NULL &&
+	    strstr(msg, ": GRANT PROXY ON ") != NULL;
+}
+
 /*
  * The way out of "No database selected" (a mysqldump file made without
  * --databases has no USE): name the database, then run or resume.  And
@@ -130,6 +138,13 @@ static const char *
 error_hint(const char *msg)
 {
 	char	 e[32];
+
+	if (sx_error_proxy(msg))
+		return " (only an account with PROXY WITH GRANT OPTION on the "
+		    "proxied account, as root has, can give it: a resume by "
+		    "this account runs it again and fails the same way; "
+		    "dbsnap --skip-proxy-grants leaves the PROXY grants out of "
+		    "a dump)";
 
 	snprintf(e, sizeof(e), "ERROR %d (3D000): ", ER_NO_DB_ERROR);
 	if (sx_default_db()[0] == '\0' && strstr(msg, e) != NULL)

@@ -584,10 +584,18 @@ sx_print_resume(struct sx *x)
 		char	 given[512];
 
 		sx_resume_given(x, given, sizeof(given));
-		sx_report(x, "nothing after the resume point is committed: "
-		    "run the same command again (%s) %s", given,
-		    x->input_damaged ? "on a good copy of the input" :
-		    "once the cause is fixed");
+		if (sx_error_proxy(x->err.msg))
+			sx_report(x, "nothing after the resume point is "
+			    "committed: run the same command again (%s) as an "
+			    "account that can give that GRANT PROXY (root), or "
+			    "skip it with --skip-to f%" PRIu64 " (and each "
+			    "GRANT PROXY after it: dbsnap writes them last)",
+			    given, x->err.no);
+		else
+			sx_report(x, "nothing after the resume point is "
+			    "committed: run the same command again (%s) %s",
+			    given, x->input_damaged ? "on a good copy of the "
+			    "input" : "once the cause is fixed");
 		goto out;
 	}
 	if (p.no == 0)
@@ -620,6 +628,12 @@ sx_print_resume(struct sx *x)
 		sx_report(x, "%s; resume %swith --resume (checkpoint %s "
 		    "records it)", what.p, x->input_damaged ? "from a good "
 		    "copy of the input " : "", x->o->checkpoint);
+	else if (sx_error_proxy(x->err.msg))
+		/* the same account stops at the same GRANT PROXY */
+		sx_report(x, "%s; resume as an account that can give that "
+		    "GRANT PROXY (root) with --skip-to %s, or skip it with "
+		    "--skip-to f%" PRIu64 " (and each GRANT PROXY after it: "
+		    "dbsnap writes them last)", what.p, t.p, x->err.no);
 	else
 		sx_report(x, "%s; resume %swith --skip-to %s", what.p,
 		    x->input_damaged ? "from a good copy of the input " : "",

@@ -486,6 +486,13 @@ void	 sx_report_damage(struct sx *, const char *why, int late);
  */
 int	 sx_unmatched_rename(struct sx *);
 /*
+ * Is msg (the run's error) a failed GRANT PROXY of a snapshot stream
+ * (dbsnap --users), which only an account with PROXY WITH GRANT OPTION
+ * on the proxied account can run: a resume by the same account fails
+ * the same way?  1 or 0.
+ */
+int	 sx_error_proxy(const char *msg);
+/*
  * The input ended with an ABORT of another reason (the producer failed,
  * cut, cannot split: frame_abort_phrase()): one line naming it and the
  * producer's message; a resume point only if frame_abort_resumable().
