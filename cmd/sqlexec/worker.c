@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <errmsg.h>
 #include <mysqld_error.h>
@@ -25,6 +26,31 @@
 #include "lit.h"
 #include "engine.h"
 #include "load.h"
+
+
+/*
+ * Is s a CREATE TRIGGER, PROCEDURE, FUNCTION or EVENT with a BEGIN and
+ * no END at its end: a compound body that the mysql client's reading (a
+ * ";" ends a statement) cut, as it cuts mydumper's, which have no
+ * DELIMITER?
+ */
+static int
+cut_body(const struct rp_stmt *s)
+{
+	size_t	 n = s->len, i;
+
+	if (s->kind != STK_CREATE_TRIGGER && s->kind != STK_CREATE_ROUTINE &&
+	    s->kind != STK_CREATE_EVENT)
+		return 0;
+	for (i = 0; i + 5 <= n; i++)
+		if (strncasecmp(s->text + i, "BEGIN", 5) == 0)
+			break;
+	if (i + 5 > n)
+		return 0;
+	while (n > 0 && strchr(" \t\r\n;", s->text[n - 1]) != NULL)
+		n--;
+	return n < 3 || strncasecmp(s->text + n - 3, "END", 3) != 0;
+}
 
 static void
 add_server_error(struct buf *b, MYSQL *m)
@@ -564,6 +590,18 @@ sx_exec_one(struct sx *x, int c, const struct rp_stmt *s, int keep_txn)
 			buf_addf(&e, " (rows2sql's guard: a value larger than "
 			    "the server's max_allowed_packet, %zu; raise it)",
 			    x->max_packet);
+		/* mydumper's bodies, read as the mysql client reads them */
+		if (mysql_errno(m) == ER_PARSE_ERROR && cut_body(s)) {
+			buf_adds(&e, " (a BEGIN ... END body cut at its first "
+			    "';': the input has no DELIMITER, as mydumper writes "
+			    "its -schema-triggers and -schema-post files; a "
+			    "resume runs the same cut statement again: split the "
+			    "input with sqlsplit --mydumper, which cuts as "
+			    "myloader does, and restore it from the start)");
+			pthread_mutex_lock(&x->mu);
+			x->no_resume = 1;
+			pthread_mutex_unlock(&x->mu);
+		}
 		if (x->o->force && !sx_fatal_errno(mysql_errno(m))) {
 			sx_report(x, "%s", e.p);
 			pthread_mutex_lock(&x->mu);

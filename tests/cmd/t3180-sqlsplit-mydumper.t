@@ -61,6 +61,9 @@ dir() {
 sql -e "DROP DATABASE $db"
 dir | sqlsplit | sqlexec $C 2>err
 is $? 1 "without --mydumper: the first body is cut, sqlexec fails"
+like "$(cat err)" "ERROR 1064 .*\(a BEGIN \.\.\. END body cut at its first ';': the input has no DELIMITER, as mydumper writes .*: split the input with sqlsplit --mydumper, which cuts as myloader does, and restore it from the start\)$" \
+    "... and says to split it with --mydumper"
+is "$(grep -c 'resume with' err)" 0 "... with no resume line that runs the cut body again"
 
 sql -e "DROP DATABASE $db"
 dir | sqlsplit --mydumper --list >list.txt
