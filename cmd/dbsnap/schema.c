@@ -455,6 +455,12 @@ lock_failed(struct snap *s, const struct table *t, MYSQL *m)
 	case ER_NO_SUCH_TABLE:
 	case ER_LOCK_DEADLOCK:
 		changed(s, t, e);
+	case ER_LOCK_WAIT_TIMEOUT:
+		die(s, "%s.%s: its metadata lock not given in %u s "
+		    "(--lock-wait-timeout): DDL on the table (ALTER, RENAME, "
+		    "DROP, TRUNCATE, ...) holds it, or waits for a session "
+		    "that does; dump again when that DDL has run (%s)",
+		    t->schema, t->name, s->o->lock_wait_timeout, e);
 	}
 	die(s, "%s.%s: %s", t->schema, t->name, e);
 }

@@ -98,8 +98,8 @@ ok $? "an ALTER of t waits for it"
 timeout 60 dbsnap $(CONN) -j 2 --no-lock --lock-wait-timeout 2 $DB t \
     >out2.rp 2>err2
 is "$?" 1 "dbsnap --no-lock -j 2 --lock-wait-timeout 2 behind the ALTER: exit 1 (not a wait of 60 s)"
-like "$(tail -1 err2)" "t1101_db.*Lock wait timeout exceeded" \
-    "... with the lock wait timeout on t"
+like "$(tail -1 err2)" "^dbsnap: t1101_db\\.t: its metadata lock not given in 2 s \\(--lock-wait-timeout\\): DDL on the table .* dump again when that DDL has run \\(Lock wait timeout exceeded" \
+    "... naming the table, --lock-wait-timeout and the DDL, with the server's error"
 echo "ROLLBACK;" >&3
 exec 3>&-
 wait $HOLDER
