@@ -285,6 +285,24 @@ merge(void *arg)
 					free(msg);
 				} else
 					(void)frame_writer_abort(w, reason, why);
+			} else if (strncmp(frame_reader_errstr(p->r),
+			    "corrupt: ", 9) == 0) {
+				/*
+				 * A frame that failed its checks: damage,
+				 * which the loader names as such (not the
+				 * cut that an end without a trailer is).
+				 */
+				why = frame_reader_errstr(p->r) + 9;
+				if ((ps->n > 1 ? asprintf(&msg, "%s (part %lu "
+				    "of %lu): %s", p->path, p->part, p->parts,
+				    why) : asprintf(&msg, "%s: %s", p->path,
+				    why)) != -1) {
+					(void)frame_writer_abort(w,
+					    FRAME_ABORT_DAMAGED, msg);
+					free(msg);
+				} else
+					(void)frame_writer_abort(w,
+					    FRAME_ABORT_DAMAGED, why);
 			} else {
 				(void)frame_writer_flush(w);
 				if (ps->n > 1)

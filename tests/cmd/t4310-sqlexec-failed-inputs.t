@@ -28,5 +28,18 @@ like "$(cat err)" "^sqlexec: bad3.rp: the dump failed when it was made; this is 
     "... the failed dump is named"
 is "$(grep -c 'not a part' err) $(wc -l <err)" "0 1" \
     "... in one line, not \"not a part of a plan\""
+# A damaged file given with --input (a byte of a ROWS frame changed): the
+# merge passes the damage on as damage, not as an end without a trailer
+# (it was "ended early ... (cut)", with a resume point that fails the
+# same way on that file).
+dbsnap $C $db t >big.rp
+ok $? "dbsnap of t"
+n=$(wc -c <big.rp)
+printf 'X' | dd of=big.rp bs=1 seek=$((n - 60)) conv=notrunc 2>/dev/null
+sqlexec $C --input big.rp 2>err
+is $? 1 "--input of a damaged file: exit 1"
+like "$(cat err)" "input damaged \\(big.rp: " "... named as damage, with the file"
+is "$(grep -c 'cut\|ended early' err)" 0 "... not as a cut"
+diag "$(cat err)"
 sql -e "DROP DATABASE $db"
 done_testing
