@@ -5,17 +5,29 @@
 . "$(dirname "$0")/../lib.sh"
 command -v mandoc >/dev/null || skip_all "no mandoc"
 
-# The long options named in the item tags of the man page's DESCRIPTION.
+# The long options named in the item tags (.It) of the man page's
+# DESCRIPTION, read from its source: "Fl \-name" is --name.  (Rendered
+# text was read before, and a sentence that wrapped to begin with another
+# program's option was taken for an option of this one.)
 man_longopts() {
-	mandoc -Tascii "$1" | col -b | awk '
-	    /^[A-Z]/ { sec = $0; next }
-	    sec == "DESCRIPTION" && /^     [-[]/ { print }' |
-	    grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u
+	awk '/^\.Sh / { sec = $2; next }
+	    sec == "DESCRIPTION" && /^\.It / { print }' "$1" |
+	    sed 's/\\-/-/g' | grep -oE -- 'Fl -[a-z0-9][a-z0-9-]*' |
+	    sed 's/^Fl /-/' | sort -u
+}
+# The long options an item tag names in a form man_longopts cannot read
+# ("-name" after "Fl x ,", which mdoc renders as --name too).
+man_unread() {
+	awk '/^\.It / { print FILENAME ":" FNR ": " $0 }' "$@" |
+	    grep -E -- ' , \\?-[a-z]'
 }
 # The long options of the --help lines that list options.
 help_longopts() {
 	grep -E '^ +-' "$1" | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u
 }
+
+is "$(man_unread "$RP_TOP"/man/man1/*.1)" "" \
+    "every man page writes its long options as Fl \\-name"
 
 for p in dbsnap rows2sql sqlsplit sqlexec lz rows2json json2rows rowmap; do
 	$p --help </dev/null >help.txt 2>err

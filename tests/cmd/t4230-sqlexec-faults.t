@@ -139,12 +139,16 @@ resume() {
 	fi
 	_rc=$?
 	ok $_rc "$_name: resume ($_how) exits 0"
-	[ $_rc -eq 0 ] || sed -n '1,4s/^/#   /p' err2
+	# on a failure, the resume's stderr and then the first run's, which
+	# said where to resume and what it left
+	[ $_rc -eq 0 ] || { sed -n '1,4s/^/#   resume: /p' err2
+	    sed -n '1,10s/^/#   first run: /p' err; }
 	_got=$(sums tgt)
 	[ "$_got" = "$WANT" ]
 	ok $? "$_name: the target equals the source"
-	[ "$_got" = "$WANT" ] || printf '%s\n' "$_got" | diff want.txt - |
+	[ "$_got" = "$WANT" ] || { printf '%s\n' "$_got" | diff want.txt - |
 	    sed -n '1,12s/^/#   /p'
+	    sed -n '1,10s/^/#   first run: /p' err; }
 }
 printf '%s\n' "$WANT" >want.txt
 
