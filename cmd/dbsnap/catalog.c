@@ -233,7 +233,9 @@ discover_db(struct snap *s, const char *db)
  * db's tables are locked (no RENAME of theirs can then be under way),
  * the list must be the same: a table more, or one of another kind or
  * engine, changed while the dump started (one created then too, as
- * mysqldump fails on a table created after its snapshot).
+ * mysqldump fails on a table created after its snapshot).  A table
+ * this list leaves out because DDL holds it ends the dump in
+ * sql_query().
  */
 static void
 relist_db(struct snap *s, const char *db, size_t lo, size_t hi)
