@@ -60,9 +60,15 @@ rows2sql --rename-db $SRC=$DST s.rp >dump.sql; is $? 0 "rows2sql"
 r2s-check <dump.sql >/dev/null; is $? 0 "trailer verifies"
 sql --comments <dump.sql; is $? 0 "mariadb --comments loads it"
 is_file "$(objects $DST >dst.obj; echo dst.obj)" src.obj "same objects, bodies, sql_mode, charsets, event start, trigger order"
-# Like mysqldump: the first value not cached (what a restart would give).
+# Like mysqldump: the first value not cached (what a restart would give),
+# past 100 and 105, the values handed out.  The source's own NEXTVAL is
+# not the measure: a table cache that evicts the sequence (tests beside
+# this one open many tables) drops its cached values, and the source then
+# jumps to the value not cached too (the loop's runs 12, 14, 16).  Only
+# NEXTVAL changes next_not_cached_value, and none ran since the dump.
 n=$(sql $DST -e 'SELECT NEXTVAL(s1)')
-is "$(sql $SRC -e "SELECT NEXTVAL(s1) < $n AND $n = (SELECT next_not_cached_value FROM s1)")" 1 "sequence continues past every value handed out"
+is "$n" "$(sql $SRC -e 'SELECT next_not_cached_value FROM s1')" "sequence continues at the source's first value not cached"
+is "$(sql $SRC -e "SELECT $n > 105")" 1 "past every value handed out"
 is "$(sql $DST -e 'SELECT f1(7)')" "é7" "restored function runs"
 
 rows2sql --skip-definer s.rp >nodef.sql
