@@ -247,11 +247,13 @@ load_alltypes() {
 load_shop() { fresh_db "$1" && sql "$1" <"$RP_TOP/tests/data/shop.sql"; }
 # rss CMD...: run CMD; its max RSS in KiB is the last line of rss.txt.
 rss() { /usr/bin/time -o rss.txt -f %M "$@"; }
+# sanitized FILE: true if program FILE is a sanitizer build (make asan).
+sanitized() { ldd "$1" | grep -q libasan; }
 # rss_below PROG KIB LIMIT_MIB NAME: ok if KIB is under LIMIT_MIB MiB;
 # skipped if PROG is a sanitizer build, whose own memory (ASan's shadow
 # and quarantine) would dominate.
 rss_below() {
-	if ldd "$(command -v "$1")" | grep -q libasan; then
+	if sanitized "$(command -v "$1")"; then
 		skip 1 "a sanitizer build: memory not measured"
 	else ok $(($2 >= $3 * 1024)) "$4"; fi
 }

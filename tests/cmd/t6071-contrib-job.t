@@ -101,16 +101,23 @@ for c in $cmds; do
 done
 is "$missing" "" "every command of the Job ($(echo $cmds)) is in the image"
 
-missing=
+# (A sanitizer build, copied from RP_BIN by make asan in a tree not built
+# otherwise, loads libasan, which no runtime image has: not measured.)
+missing= asan=
 for b in "$IMG$prefix"/bin/*; do
+	sanitized "$b" && asan=1
 	for l in $(ldd "$b" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'); do
 		pkg=$(pkg_of "$l") || { missing="$missing $l"; continue; }
 		pkg=${pkg%%:*}
 		in_runtime "$pkg" || missing="$missing $pkg($l)"
 	done
 done
-is "$(echo $(echo $missing | tr ' ' '\n' | sort -u))" "" \
-    "every library of the installed programs is in the runtime stage"
+if [ -n "$asan" ]; then
+	skip 1 "the installed programs are a sanitizer build"
+else
+	is "$(echo $(echo $missing | tr ' ' '\n' | sort -u))" "" \
+	    "every library of the installed programs is in the runtime stage"
+fi
 
 # The script, run as the pods run it, against a replica.
 server_own P --server-id=111
