@@ -7,15 +7,16 @@
 # the option's usage errors.  (TCP keepalive, which lib/conn sets on every
 # connection, is read back in t0100: ss(8) showed no keepalive timer on
 # the CI machine.)
-# The server is the test's own: with --read-timeout=2, a set-up query
+# The server is the test's own: with a short --read-timeout, a set-up query
 # of the shared server (BINLOG_GTID_POS over a binary log that the whole
-# run has grown) could take 2 s without any stall.
+# run has grown) could take 2 s without any stall; 5 s, which no query
+# of this small server takes on a loaded machine, ends a stall in seconds.
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
 need_server
 server_own OWN --server-id=1140
 RP_SOCK=$OWN_SOCK RP_PORT=$OWN_PORT
-DB=t1140_src
+DB=t1140_src RT=5
 fresh_db $DB
 sql $DB -e "CREATE TABLE big (id int PRIMARY KEY, v varchar(100));
     INSERT INTO big SELECT seq, repeat('x', 90) FROM seq_1_to_300000" || exit 1
@@ -36,7 +37,7 @@ stall() {
 	wait_for test -s pport
 	pp=$(cat pport)
 	( dbsnap --no-defaults -uroot -h 127.0.0.1 -P "$pp" -j "$1" \
-	    --chunk-rows=10000 --read-timeout=2 $DB 2>derr; echo $? >drc ) |
+	    --chunk-rows=10000 --read-timeout=$RT $DB 2>derr; echo $? >drc ) |
 	    { dd bs=64k count=1 iflag=fullblock of=head.rp 2>/dev/null
 	      touch first
 	      while [ ! -f go ]; do sleep 0.1; done
@@ -50,7 +51,7 @@ stall() {
 	ok $? "-j $1: the dump ends on the stalled network (deadline 30 s)"
 	gone $pipeline || { kill -9 $pipeline; sleep 1; }
 	is "$(cat drc)" 1 "-j $1: dbsnap exits 1"
-	like "$(cat derr)" "^dbsnap: $DB\\.big: chunk [0-9]+: the server sent nothing for 2 s \\(--read-timeout\\): Lost connection .*\\(2013, HY000\\)$" \
+	like "$(cat derr)" "^dbsnap: $DB\\.big: chunk [0-9]+: the server sent nothing for $RT s \\(--read-timeout\\): Lost connection .*\\(2013, HY000\\)$" \
 	    "-j $1: the error names the table, the chunk and the timeout"
 	is "$(wc -l <derr)" 1 "-j $1: one line"
 	is "$(cat rrc)" 1 "-j $1: rows2sql fails"
