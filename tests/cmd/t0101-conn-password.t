@@ -48,6 +48,23 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do ok 0 "# SKIP no script(1)"; done
 fi
 
+# sqlexec's own prompt, as sqlexec(1) shows it: over TCP to a port other
+# than 3306 it names the port too (both prompts of a pipeline read
+# user@127.0.0.1 before, #25).  A wrong password ends it.
+if command -v script >/dev/null && command -v mkfifo >/dev/null &&
+    [ "$RP_PORT" != 3306 ]; then
+	tty_start "echo 'SELECT 1;' | sqlsplit | sqlexec --no-defaults -u$U -p -h 127.0.0.1 -P $RP_PORT"
+	ok $? "sqlexec -p: prompt shown"
+	like "$(cat tty.out)" "sqlexec: password for $U@127\\.0\\.0\\.1:$RP_PORT: " \
+	    "sqlexec -p: the prompt names sqlexec, the user, the host and the port"
+	printf '%s\n' Wrong0101pw >&3
+	exec 3>&-
+	wait $TTY_PID
+	is $? 1 "sqlexec -p, a wrong password: exit 1"
+else
+	skip 3 "no script(1), or the server's port is 3306"
+fi
+
 # Two programs of one pipeline that both ask: one prompt at a time (the
 # second waits for the first's lock on the terminal, as /proc/locks
 # shows), each with echo off, each naming its user.
