@@ -108,6 +108,9 @@ in_doubt() {
 	diag "in doubt: $DB.$1 rows to $2, target has $(tgt -e "SELECT COUNT(*) FROM $DB.$1"): ${_tok:-from the start}"
 }
 
+# the first run's stderr as diagnostics: where it said to resume, what
+# it left
+first_run() { sed -n '1,10s/^/#   first run: /p' err; }
 # resume NAME STREAM ARGS...: run sqlexec again as the stderr of the
 # first run (err) said, on the whole stream, then compare with the
 # source.  ARGS are the first run's options (without the fault).
@@ -139,16 +142,15 @@ resume() {
 	fi
 	_rc=$?
 	ok $_rc "$_name: resume ($_how) exits 0"
-	# on a failure, the resume's stderr and then the first run's, which
-	# said where to resume and what it left
+	# on a failure, the resume's stderr and then the first run's
 	[ $_rc -eq 0 ] || { sed -n '1,4s/^/#   resume: /p' err2
-	    sed -n '1,10s/^/#   first run: /p' err; }
+	    first_run; }
 	_got=$(sums tgt)
 	[ "$_got" = "$WANT" ]
 	ok $? "$_name: the target equals the source"
 	[ "$_got" = "$WANT" ] || { printf '%s\n' "$_got" | diff want.txt - |
 	    sed -n '1,12s/^/#   /p'
-	    sed -n '1,10s/^/#   first run: /p' err; }
+	    first_run; }
 }
 printf '%s\n' "$WANT" >want.txt
 
