@@ -131,6 +131,18 @@ named(struct snap *s, const char *t)
 	return 0;
 }
 
+int
+dumped_table(struct snap *s, const char *db, const char *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->o->ndbs; i++)
+		if (strcmp(s->o->dbs[i], db) == 0)
+			return !ignored(s, db, t) &&
+			    (s->o->ntables == 0 || named(s, t));
+	return 0;
+}
+
 /*
  * Engines whose rows are other tables' (MERGE) or another server's: the
  * stream carries their definition only, as mysqldump does for MRG_MyISAM
@@ -235,7 +247,7 @@ discover_db(struct snap *s, const char *db)
  * engine, changed while the dump started (one created then too, as
  * mysqldump fails on a table created after its snapshot).  A table
  * this list leaves out because DDL holds it ends the dump in
- * sql_query().
+ * query_cat().
  */
 static void
 relist_db(struct snap *s, const char *db, size_t lo, size_t hi)

@@ -306,6 +306,8 @@ void	 netread_uninstall(MYSQL *);
 /* catalog.c */
 void	 discover_tables(struct snap *);
 void	 discover_details(struct snap *);
+/* 1 if db.t is a table or view the arguments put in the dump */
+int	 dumped_table(struct snap *, const char *db, const char *t);
 /* o->dbs[i]'s tables are s->tables[*lo..*hi) (one walk, not N x N) */
 static inline void
 db_span(const struct snap *s, size_t i, size_t *lo, size_t *hi)

@@ -218,7 +218,7 @@ count_left_out(struct snap *s)
 		    "information_schema.EVENTS", "EVENT_SCHEMA");
 	if (!s->o->triggers)
 		count(s, "triggers", "SELECT 'TRIGGER', COUNT(*) FROM "
-		    "information_schema.TRIGGERS", "TRIGGER_SCHEMA");
+		    "information_schema.TRIGGERS", "EVENT_OBJECT_SCHEMA");
 	if (s->o->all_databases && !s->o->users)
 		count_accounts(s);
 }
