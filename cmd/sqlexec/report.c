@@ -119,12 +119,32 @@ report_cut(struct sx *x)
 		    "place)");
 }
 
+/* The server's refusals of a GRANT the account may not give. */
+static const int grant_denied[] = {
+	ER_DBACCESS_DENIED_ERROR, ER_ACCESS_DENIED_ERROR,
+	ER_TABLEACCESS_DENIED_ERROR, ER_COLUMNACCESS_DENIED_ERROR,
+	ER_PROCACCESS_DENIED_ERROR, ER_ACCESS_DENIED_NO_PASSWORD_ERROR
+};
+
 int
-sx_error_proxy(const char *msg)
+sx_error_grant(const char *msg)
 {
-	return msg != NULL && strncmp(msg, "frame ", 6) == 0 &&
-	    strstr(msg, ": grant ") != NULL &&
-	    strstr(msg, ": GRANT PROXY ON ") != NULL;
+	char	 e[32];
+	size_t	 i;
+
+	/* "frame N: grant `u`@`h`: GRANT ...: ERROR ..."; not a role's */
+	if (msg == NULL || strncmp(msg, "frame ", 6) != 0 ||
+	    strstr(msg, ": grant ") == NULL ||
+	    strstr(msg, ": GRANT ") == NULL || strstr(msg, ": GRANT `") != NULL)
+		return SX_GRANT_NONE;
+	if (strstr(msg, ": GRANT PROXY ON ") != NULL)
+		return SX_GRANT_PROXY;
+	for (i = 0; i < sizeof(grant_denied) / sizeof(grant_denied[0]); i++) {
+		snprintf(e, sizeof(e), ": ERROR %d (", grant_denied[i]);
+		if (strstr(msg, e) != NULL)
+			return SX_GRANT_DENIED;
+	}
+	return SX_GRANT_NONE;
 }
 
 /*
@@ -139,12 +159,16 @@ error_hint(const char *msg)
 {
 	char	 e[32];
 
-	if (sx_error_proxy(msg))
+	if (sx_error_grant(msg) == SX_GRANT_PROXY)
 		return " (only an account with PROXY WITH GRANT OPTION on the "
 		    "proxied account, as root has, can give it: a resume by "
 		    "this account runs it again and fails the same way; "
 		    "dbsnap --skip-proxy-grants leaves the PROXY grants out of "
 		    "a dump)";
+	if (sx_error_grant(msg) == SX_GRANT_DENIED)
+		return " (only an account that holds these privileges with "
+		    "GRANT OPTION can give them: a resume by this account runs "
+		    "it again and fails the same way)";
 
 	snprintf(e, sizeof(e), "ERROR %d (3D000): ", ER_NO_DB_ERROR);
 	if (sx_default_db()[0] == '\0' && strstr(msg, e) != NULL)

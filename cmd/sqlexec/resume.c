@@ -584,13 +584,19 @@ sx_print_resume(struct sx *x)
 		char	 given[512];
 
 		sx_resume_given(x, given, sizeof(given));
-		if (sx_error_proxy(x->err.msg))
+		if (sx_error_grant(x->err.msg) == SX_GRANT_PROXY)
 			sx_report(x, "nothing after the resume point is "
 			    "committed: run the same command again (%s) as an "
 			    "account that can give that GRANT PROXY (root), or "
 			    "skip it with --skip-to f%" PRIu64 " (and each "
 			    "GRANT PROXY after it: dbsnap writes them last)",
 			    given, x->err.no);
+		else if (sx_error_grant(x->err.msg) == SX_GRANT_DENIED)
+			sx_report(x, "nothing after the resume point is "
+			    "committed: run the same command again (%s) as an "
+			    "account that holds that grant's privileges with "
+			    "GRANT OPTION (root), or skip it with --skip-to f%"
+			    PRIu64, given, x->err.no);
 		else
 			sx_report(x, "nothing after the resume point is "
 			    "committed: run the same command again (%s) %s",
@@ -628,12 +634,16 @@ sx_print_resume(struct sx *x)
 		sx_report(x, "%s; resume %swith --resume (checkpoint %s "
 		    "records it)", what.p, x->input_damaged ? "from a good "
 		    "copy of the input " : "", x->o->checkpoint);
-	else if (sx_error_proxy(x->err.msg))
+	else if (sx_error_grant(x->err.msg) == SX_GRANT_PROXY)
 		/* the same account stops at the same GRANT PROXY */
 		sx_report(x, "%s; resume as an account that can give that "
 		    "GRANT PROXY (root) with --skip-to %s, or skip it with "
 		    "--skip-to f%" PRIu64 " (and each GRANT PROXY after it: "
 		    "dbsnap writes them last)", what.p, t.p, x->err.no);
+	else if (sx_error_grant(x->err.msg) == SX_GRANT_DENIED)
+		sx_report(x, "%s; resume as an account that holds that grant's "
+		    "privileges with GRANT OPTION (root) with --skip-to %s, or "
+		    "skip it with --skip-to f%" PRIu64, what.p, t.p, x->err.no);
 	else
 		sx_report(x, "%s; resume %swith --skip-to %s", what.p,
 		    x->input_damaged ? "from a good copy of the input " : "",

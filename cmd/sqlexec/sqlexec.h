@@ -486,12 +486,16 @@ void	 sx_report_damage(struct sx *, const char *why, int late);
  */
 int	 sx_unmatched_rename(struct sx *);
 /*
- * Is msg (the run's error) a failed GRANT PROXY of a snapshot stream
- * (dbsnap --users), which only an account with PROXY WITH GRANT OPTION
- * on the proxied account can run: a resume by the same account fails
- * the same way?  1 or 0.
+ * Is msg (the run's error) a failed GRANT of a snapshot stream (dbsnap
+ * --users) that the restoring account may not give, so that a resume by
+ * the same account fails the same way?  SX_GRANT_PROXY: a GRANT PROXY,
+ * which only an account with PROXY WITH GRANT OPTION on the proxied
+ * account can run; SX_GRANT_DENIED: a grant of privileges refused as
+ * access denied (the account does not hold them with GRANT OPTION);
+ * else SX_GRANT_NONE.
  */
-int	 sx_error_proxy(const char *msg);
+enum { SX_GRANT_NONE, SX_GRANT_PROXY, SX_GRANT_DENIED };
+int	 sx_error_grant(const char *msg);
 /*
  * The input ended with an ABORT of another reason (the producer failed,
  * cut, cannot split: frame_abort_phrase()): one line naming it and the

@@ -8,7 +8,10 @@
 # need the helper role) come with the accounts before any row, so the
 # helper role is gone before anything else can fail; the restore's error
 # names the GRANT PROXY; --skip-proxy-grants leaves them out (named in
-# the left-out line) and the restore completes.  Source and target:
+# the left-out line) and the restore completes.  A grant of privileges
+# the administrator does not hold with GRANT OPTION gets advice that can
+# work too (a resume by an account that holds them, or the skip of that
+# frame).  Source and target:
 # fresh servers of the test's own.
 . "$(dirname "$0")/../lib.sh"
 . "$RP_TOP/tests/server.sh"
@@ -24,7 +27,7 @@ ADM="--no-defaults -ut1103_adm -S $DST_SOCK"
 DB=t1103_db
 fresh_db $DB
 sql <<SQL || exit 1
-DROP USER IF EXISTS t1103_app@'%';
+DROP USER IF EXISTS t1103_app@'%', t1103_ops@'%';
 DROP ROLE IF EXISTS t1103_reader;
 CREATE TABLE $DB.t (id int PRIMARY KEY);
 INSERT INTO $DB.t VALUES (1), (2);
@@ -34,10 +37,12 @@ CREATE USER t1103_app@'%';
 GRANT t1103_reader TO t1103_app@'%';
 SET DEFAULT ROLE t1103_reader FOR t1103_app@'%';
 GRANT INSERT ON $DB.t TO t1103_app@'%';
+CREATE USER t1103_ops@'%';
+GRANT SHUTDOWN ON *.* TO t1103_ops@'%';
 SQL
 # fresh_target: the target without the source's accounts and database.
 fresh_target() {
-	dsql -e "DROP USER IF EXISTS t1103_app@'%', t1103_adm@localhost;
+	dsql -e "DROP USER IF EXISTS t1103_app@'%', t1103_ops@'%', t1103_adm@localhost;
 	    DROP ROLE IF EXISTS t1103_reader; DROP ROLE IF EXISTS rowpipe_import_role;
 	    DROP DATABASE IF EXISTS $DB;
 	    CREATE USER t1103_adm@localhost;
@@ -105,5 +110,64 @@ is "$(helper)" 0 "... no helper role"
 is "$(accounts)" "$(sql -e "SHOW GRANTS FOR t1103_app@'%'; SHOW GRANTS FOR t1103_reader")" \
     "... the same grants"
 
-sql -e "DROP USER t1103_app@'%'; DROP ROLE t1103_reader; DROP DATABASE $DB"
+# An administrator that does not hold a privilege the dump grants (all
+# of them WITH GRANT OPTION but SHUTDOWN; or grant option on the
+# database only): the first such GRANT stops the restore (root's ALL
+# PRIVILEGES, mariadb.sys's on mysql.global_priv).  Before: the error
+# said nothing of who can give it, and the resume line was a plain
+# resume, which runs it again and fails the same way.
+# denied WHAT SQL GRANT-RE: after fresh_target, SQL takes from the
+# administrator what it lacks (WHAT); noproxy.rp restored as it stops at
+# a GRANT GRANT-RE (a regular expression).
+denied() {
+	fresh_target
+	dsql -e "$2"
+	sqlexec $ADM <noproxy.rp 2>err
+	is "$?" 1 "an administrator $1: exit 1"
+	like "$(grep ERROR err)" "^sqlexec: frame [0-9]+: grant \`[^\`]*\`@\`[^\`]*\`: GRANT $3 TO \`[^\`]*\`@\`[^\`]*\`.*: ERROR 1[0-9]{3} \([0-9A-Z]{5}\): " \
+	    "... the error names the GRANT, its frame and the server's error"
+	like "$(grep ERROR err)" "\(only an account that holds these privileges with GRANT OPTION can give them: a resume by this account runs it again and fails the same way\)$" \
+	    "... and says who can give it"
+	f=$(sed -n 's/^sqlexec: frame \([0-9]*\): grant .*/\1/p' err)
+	like "$(cat err)" "^sqlexec: frames 1-$((f - 1)) are committed; resume as an account that holds that grant's privileges with GRANT OPTION \(root\) with --skip-to f$((f - 1)):[0-9a-f]+, or skip it with --skip-to f$f$" \
+	    "... the resume line offers a resume by such an account, or the skip of that frame"
+	is "$(grep -c '; resume with --skip-to' err)" 0 "... and no plain resume"
+	is "$(helper)" 0 "... no helper role is left"
+	cp err denied.err
+}
+denied "without SHUTDOWN" "REVOKE SHUTDOWN ON *.* FROM t1103_adm@localhost" \
+    "ALL PRIVILEGES ON \*\.\*"
+# the resume as printed, as root: the restore completes
+point=$(sed -n 's/.*resume as an account .* with --skip-to \([^ ,]*\),.*/\1/p' err)
+sqlexec --no-defaults -uroot -S "$DST_SOCK" --skip-to "$point" <noproxy.rp 2>err
+is "$?" 0 "... resumed as root with --skip-to $point: exit 0"
+is "$(dsql -e "SHOW GRANTS FOR t1103_ops@'%'")" 'GRANT SHUTDOWN ON *.* TO `t1103_ops`@`%`' \
+    "... with the grant of SHUTDOWN"
+is "$(helper)" 0 "... and no helper role"
+
+denied "with grant option on its database only" \
+    "REVOKE GRANT OPTION ON *.* FROM t1103_adm@localhost;
+    GRANT ALL ON $DB.* TO t1103_adm@localhost WITH GRANT OPTION" \
+    "SELECT, DELETE ON \`mysql\`\.\`global_priv\`"
+# each skip as printed, by the same administrator: the restore ends,
+# with what it could give
+n=0 rc=
+while [ $n -lt 20 ] && skip=$(sed -n 's/.* or skip it with --skip-to \(f[0-9]*\)$/\1/p' err) &&
+    [ -n "$skip" ]; do
+	sqlexec $ADM --skip-to $skip <noproxy.rp 2>err
+	rc=$?
+	cat err >>denied.err
+	n=$((n + 1))
+done
+is "$rc" 0 "... skipping each such GRANT as printed ends the restore ($n skips): exit 0"
+is "$(grep -vc '^sqlexec: warning: --skip-to' err | tr -d ' ')" 1 "... and no error"
+like "$(cat denied.err)" "^sqlexec: frame [0-9]+: grant \`t1103_ops\`@\`%\`: GRANT SHUTDOWN ON \*\.\* TO \`t1103_ops\`@\`%\`: ERROR 1045 " \
+    "... the grant of SHUTDOWN was one of them, named"
+is "$(dsql -e "SHOW GRANTS FOR t1103_ops@'%'")" 'GRANT USAGE ON *.* TO `t1103_ops`@`%`' \
+    "... and is not given"
+is "$(accounts)" "$(sql -e "SHOW GRANTS FOR t1103_app@'%'; SHOW GRANTS FOR t1103_reader")" \
+    "... the grants on the database are"
+is "$(helper)" 0 "... and no helper role"
+
+sql -e "DROP USER t1103_app@'%', t1103_ops@'%'; DROP ROLE t1103_reader; DROP DATABASE $DB"
 done_testing
