@@ -6,10 +6,12 @@
  * SHOW GRANTS of each user and role (OBJ_GRANT: privileges, roles
  * granted, with ADMIN OPTION for a role's admins, SET DEFAULT ROLE).
  * The stream carries users and roles right after its header, with the
- * grants of roles (GRANT `role` TO ..., SET DEFAULT ROLE), the only ones
- * that need lib/objsql's helper role: the last of those has last=1,
- * where a restore drops it, before any row.  The grants of privileges
- * come at the stream's end, after the objects they may name, and the
+ * grants of roles (GRANT `role` TO ...), the only ones that need
+ * lib/objsql's helper role: the last of those has last=1, where a
+ * restore drops it, before any row.  The grants of privileges and SET
+ * DEFAULT ROLE (which needs UPDATE on mysql, not the helper: an
+ * administrator without it stopped there, the helper role still on the
+ * target) come at the stream's end, after the objects they may name, and the
  * PROXY grants last of all: only an account with PROXY ... WITH GRANT
  * OPTION on the proxied account (root's PROXY ON ''@'%') can restore
  * them, so an administrator that is not root has everything else when
@@ -65,15 +67,14 @@ push_object(struct snap *s, struct objlist *l, int kind, const char *name,
 
 /*
  * Where a line of SHOW GRANTS goes: the grants of roles (a role's name
- * is quoted: "GRANT `r` TO", "SET DEFAULT ROLE") after the accounts,
- * the PROXY grants last (NULL with --skip-proxy-grants), the others at
+ * is quoted: "GRANT `r` TO") after the accounts, the PROXY grants last
+ * (NULL with --skip-proxy-grants), the others (SET DEFAULT ROLE too) at
  * the end.
  */
 static struct objlist *
 grant_list(struct snap *s, const char *line)
 {
-	if (strncmp(line, "GRANT `", 7) == 0 ||
-	    strncmp(line, "SET DEFAULT ROLE ", 17) == 0)
+	if (strncmp(line, "GRANT `", 7) == 0)
 		return &s->rolegrants;
 	if (strncmp(line, "GRANT PROXY ON ", 15) == 0)
 		return s->o->skip_proxies ? NULL : &s->proxies;

@@ -63,13 +63,16 @@ is "$(grep -c "^OBJECT	user		\`t1096_" all.txt)" 3 "... our three users"
 is "$(grep -c "^OBJECT	role		\`t1096_" all.txt)" 3 "... our three roles"
 like "$(grep "^OBJECT	grant		\`t1096_app\`@\`%\`	GRANT \`t1096_writer\`" all.txt)" \
     "WITH ADMIN OPTION" "... a role's admin, as a grant with ADMIN OPTION"
-# Grants of privileges after every object they may name; grants of
-# roles (GRANT `role` TO, SET DEFAULT ROLE) with the accounts, before.
-first_grant=$(grep -n '^OBJECT	grant' all.txt | grep -v '	GRANT `\|	SET DEFAULT ROLE ' | head -1 | cut -d: -f1)
+# Grants of privileges and SET DEFAULT ROLE (which needs no helper
+# role) after every object they may name; grants of roles (GRANT `role`
+# TO) with the accounts, before.
+first_grant=$(grep -n '^OBJECT	grant' all.txt | grep -v '	GRANT `' | head -1 | cut -d: -f1)
+first_default=$(grep -n '^OBJECT	grant.*	SET DEFAULT ROLE ' all.txt | head -1 | cut -d: -f1)
 last_other=$(grep -n '^OBJECT	\(database\|table\|function\|procedure\|view\|trigger\|event\)' all.txt | tail -1 | cut -d: -f1)
 first_other=$(grep -n '^OBJECT	\(database\|table\)' all.txt | head -1 | cut -d: -f1)
-last_role_grant=$(grep -n '^OBJECT	grant.*	\(GRANT `\|SET DEFAULT ROLE \)' all.txt | tail -1 | cut -d: -f1)
+last_role_grant=$(grep -n '^OBJECT	grant.*	GRANT `' all.txt | tail -1 | cut -d: -f1)
 ok $((first_grant < last_other)) "... grants of privileges after every other object"
+ok $((${first_default:-0} < last_other)) "... SET DEFAULT ROLE too"
 ok $((last_role_grant > first_other)) "... grants of roles before the databases"
 
 # A fresh server: everything through SQL text.

@@ -169,5 +169,21 @@ is "$(accounts)" "$(sql -e "SHOW GRANTS FOR t1103_app@'%'; SHOW GRANTS FOR t1103
     "... the grants on the database are"
 is "$(helper)" 0 "... and no helper role"
 
+# An administrator with no privilege on the mysql database (CREATE USER,
+# RELOAD, and its database WITH GRANT OPTION): SET DEFAULT ROLE needs
+# UPDATE on mysql.  Before, it came with the grants of roles, while the
+# helper role was in use, and the restore stopped there with the helper
+# role left on the target; now it comes with the grants at the end.
+fresh_target
+dsql -e "REVOKE ALL PRIVILEGES, GRANT OPTION FROM t1103_adm@localhost;
+    GRANT CREATE USER, RELOAD ON *.* TO t1103_adm@localhost;
+    GRANT ALL ON $DB.* TO t1103_adm@localhost WITH GRANT OPTION"
+sqlexec $ADM <noproxy.rp 2>err
+is "$?" 1 "an administrator without privileges on mysql: exit 1"
+like "$(grep ERROR err)" "^sqlexec: frame [0-9]+: grant \`[^\`]*\`@\`[^\`]*\`: (GRANT|SET DEFAULT ROLE) .*: ERROR 1[0-9]{3} " \
+    "... at a grant at the end, named"
+is "$(dsql -e "SELECT COUNT(*) FROM $DB.t")" 2 "... after the rows"
+is "$(helper)" 0 "... and no helper role is left (before: it stayed)"
+
 sql -e "DROP USER t1103_app@'%', t1103_ops@'%'; DROP ROLE t1103_reader; DROP DATABASE $DB"
 done_testing
