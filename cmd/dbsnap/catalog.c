@@ -136,10 +136,22 @@ dumped_table(struct snap *s, const char *db, const char *t)
 {
 	size_t	 i;
 
+	for (i = 0; i < s->ntables; i++)
+		if (strcasecmp(s->tables[i]->schema, db) == 0 &&
+		    strcasecmp(s->tables[i]->name, t) == 0)
+			return 1;
+	if (!s->listing)
+		return 0;
 	for (i = 0; i < s->o->ndbs; i++)
-		if (strcmp(s->o->dbs[i], db) == 0)
-			return !ignored(s, db, t) &&
-			    (s->o->ntables == 0 || named(s, t));
+		if (strcasecmp(s->o->dbs[i], db) == 0)
+			break;
+	if (i == s->o->ndbs || ignored(s, s->o->dbs[i], t))
+		return 0;
+	if (s->o->ntables == 0)
+		return 1;
+	for (i = 0; i < s->o->ntables; i++)
+		if (strcasecmp(s->o->tables[i], t) == 0)
+			return 1;
 	return 0;
 }
 
@@ -199,7 +211,9 @@ discover_db(struct snap *s, const char *db)
 	buf_adds(&q, "SELECT TABLE_NAME, TABLE_TYPE, ENGINE, TABLE_ROWS, "
 	    "DATA_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA = ");
 	lit(&q, db);
+	s->listing = 1;
 	r = query_buf(s, db, &q);
+	s->listing = 0;
 	while ((row = mysql_fetch_row(r)) != NULL) {
 		if (row[0] == NULL || row[1] == NULL)
 			continue;
@@ -262,7 +276,9 @@ relist_db(struct snap *s, const char *db, size_t lo, size_t hi)
 	buf_adds(&q, "SELECT TABLE_NAME, TABLE_TYPE, ENGINE FROM "
 	    "information_schema.TABLES WHERE TABLE_SCHEMA = ");
 	lit(&q, db);
+	s->listing = 1;
 	r = query_cat(s, db, &q);
+	s->listing = 0;
 	buf_release(&q);
 	while ((row = mysql_fetch_row(r)) != NULL) {
 		if (row[0] == NULL || row[1] == NULL || ignored(s, db, row[0]) ||

@@ -211,6 +211,7 @@ struct snap {
 	size_t		 ntables;
 	size_t		*db_end;	/* o->dbs[i]'s: tables[db_end[i - 1]..db_end[i]) */
 	unsigned char	*ignore_hit;	/* o->ignore[i] named a table */
+	int		 listing;	/* a table list is read (query.c) */
 	struct objlist	 dbobjs;	/* OBJ_DATABASE */
 	struct objlist	 routines;
 	struct objlist	 views;
@@ -306,7 +307,12 @@ void	 netread_uninstall(MYSQL *);
 /* catalog.c */
 void	 discover_tables(struct snap *);
 void	 discover_details(struct snap *);
-/* 1 if db.t is a table or view the arguments put in the dump */
+/*
+ * 1 if db.t is a table or view of the dump: one listed, or while a list
+ * is read (s->listing), one the arguments select.  Names compare without
+ * case: under lower_case_table_names the server's messages have them in
+ * lower case (a false 1 only fails a dump).
+ */
 int	 dumped_table(struct snap *, const char *db, const char *t);
 /* o->dbs[i]'s tables are s->tables[*lo..*hi) (one walk, not N x N) */
 static inline void

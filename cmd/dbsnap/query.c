@@ -99,40 +99,65 @@ lit(struct buf *b, const char *s)
  * swap queued behind the dump's lock on one of its tables made the table
  * list read under the locks skip the swap's other table, and the dump
  * exited 0 without it (t1180).  A table so skipped that the dump
- * includes ends it; one it does not (ignored, not named, of a database
- * not dumped) is no loss.  The warning's text, "Table 'db'.'name' was
- * skipped ...", is the only place the server names the table; in
- * another lc_messages it is not parsed, and any skip ends the dump.
+ * includes (dumped_table()) ends it; one it does not (ignored, not
+ * named, of a database not dumped, created after the list) is no loss.
+ * The warning's text, "Table 'db'.'name' was skipped ...", is the only
+ * place the server names the table: in another lc_messages, or with the
+ * markers twice in it, any skip ends the dump.  Where information_schema
+ * waited for such a lock in vain (1205, 1213: a connection that holds
+ * none), it leaves out the table's rows too, with a warning that names
+ * no table: the dump ends.  So does a list of warnings that the server
+ * cut (more than max_error_count, session.c).
  */
+static int
+skip_lost(struct snap *s, char *msg)
+{
+	char	*db, *name, *e, *f;
+	int	 lost;
+
+	if (strncmp(msg, "Table '", 7) != 0 ||
+	    (e = strstr(msg + 7, "'.'")) == NULL || strstr(e + 3, "'.'") ||
+	    (f = strstr(e + 3, "' was skipped")) == NULL ||
+	    strstr(f + 1, "' was skipped"))
+		return 1;
+	db = msg + 7;
+	name = e + 3;
+	*e = *f = '\0';
+	lost = dumped_table(s, db, name);
+	*e = *f = '\'';
+	return lost;
+}
+
 static void
 check_skipped(struct snap *s, MYSQL *m, const char *what)
 {
 	MYSQL_RES	*r;
 	MYSQL_ROW	 row;
-	char		 msg[512], *db, *name, *e;
+	char		 msg[512];
+	unsigned	 code, n = 0, warnings = mysql_warning_count(m);
 	int		 lost = 0;
 
 	if (mysql_query(m, "SHOW WARNINGS") != 0 ||
 	    (r = mysql_store_result(m)) == NULL)
 		sql_die(m, what);
 	while (!lost && (row = mysql_fetch_row(r)) != NULL) {
-		if (row[1] == NULL || row[2] == NULL ||
-		    strtoul(row[1], NULL, 10) != ER_WARN_I_S_SKIPPED_TABLE)
+		n++;
+		if (row[1] == NULL || row[2] == NULL)
 			continue;
+		code = (unsigned)strtoul(row[1], NULL, 10);
 		snprintf(msg, sizeof(msg), "%s", row[2]);
-		lost = 1;
-		if (strncmp(msg, "Table '", 7) != 0 ||
-		    (e = strstr(msg + 7, "'.'")) == NULL)
-			break;
-		db = msg + 7;
-		name = e + 3;
-		if ((e = strstr(name, "' was skipped")) == NULL)
-			break;
-		*(name - 3) = *e = '\0';
-		lost = dumped_table(s, db, name);
-		*(name - 3) = *e = '\'';
+		if (code == ER_WARN_I_S_SKIPPED_TABLE)
+			lost = skip_lost(s, msg);
+		else if (code == ER_LOCK_WAIT_TIMEOUT || code == ER_LOCK_DEADLOCK)
+			lost = 1;
 	}
 	mysql_free_result(r);
+	if (!lost && n < warnings) {
+		snprintf(msg, sizeof(msg), "%u warnings, of which the server "
+		    "kept %u: a table it left out may be among the others",
+		    warnings, n);
+		lost = 1;
+	}
 	if (lost)
 		die_changed(s, what, msg);
 }

@@ -69,12 +69,14 @@ stop_sleep() { sessions "$1" | while read -r id; do sql -e "KILL QUERY $id"; don
 # skipped ARGS: the dump (dbsnap ARGS, its status in $rc, err) made to
 # meet information_schema's skip of n as above.
 skipped() {
+	# the sleeping sessions end with the test, whatever stops it
+	trap "stop_sleep 'SELECT %t1180_z%'; stop_sleep 'SELECT %t1180_y%'" EXIT
 	sql $DB -e "LOCK TABLES t WRITE; SELECT 't1180_z', SLEEP(120)" >/dev/null 2>&1 &
 	z=$!
 	wait_for running 'SELECT %t1180_z%'
 	dbsnap $(CONN) -j 1 --ignore-table=$DB.ctl "$@" >out.rp 2>err &
 	d=$!
-	wait_for running 'SELECT * FROM %t% LIMIT 0' waiting
+	wait_for running 'SELECT * FROM %`t` LIMIT 0' waiting
 	ok $? "$*: the dump lists the tables, then waits for t's lock"
 	sql $DB -e "CREATE TABLE n (id int); INSERT INTO n VALUES (1)"
 	sql ${DB}_o -e "BEGIN; SELECT * FROM o; SELECT 't1180_y', SLEEP(120)" >/dev/null 2>&1 &
@@ -90,6 +92,7 @@ skipped() {
 	stop_sleep 'SELECT %t1180_y%'
 	wait $z $y $rn
 	sql -e "DROP TABLE $DB.n2; RENAME TABLE ${DB}_o.o2 TO ${DB}_o.o"
+	trap - EXIT
 }
 skipped $DB
 is "$rc" 1 "the dump whose second list skips n exits 1"
