@@ -37,6 +37,8 @@ struct objsql {
 	struct buf	 ddl;		/* its definition, as the target sees it */
 	char		 err[512];
 	int		 accounts;	/* the accounts' import role is set */
+	int		 helper;	/* ... made: its CREATE ROLE was taken,
+					   its DROP ROLE not yet */
 	int		 trg_early;	/* renamed tables' triggers named early */
 };
 
@@ -892,7 +894,8 @@ grant(struct objsql *x, const struct rp_object *ob)
  * and PROXY, after the last=1 one) runs without it: a restore that
  * stops there leaves no helper role behind.
  */
-#define IMPORT_ROLE	"`rowpipe_import_role`"
+#define IMPORT_ROLE_NAME "rowpipe_import_role"
+#define IMPORT_ROLE	"`" IMPORT_ROLE_NAME "`"
 
 static int
 accounts_begin(struct objsql *x)
@@ -900,9 +903,11 @@ accounts_begin(struct objsql *x)
 	if (x->accounts)
 		return 0;
 	x->accounts = 1;
+	if (emit_text(x, OBJSQL_CONTEXT,
+	    "CREATE ROLE IF NOT EXISTS " IMPORT_ROLE) == -1)
+		return -1;
+	x->helper = 1;
 	return emit_text(x, OBJSQL_CONTEXT,
-	    "CREATE ROLE IF NOT EXISTS " IMPORT_ROLE) == -1 ||
-	    emit_text(x, OBJSQL_CONTEXT,
 	    "GRANT " IMPORT_ROLE " TO CURRENT_USER()") == -1 ||
 	    emit_text(x, OBJSQL_CONTEXT, "SET ROLE " IMPORT_ROLE) == -1 ?
 	    -1 : 0;
@@ -916,9 +921,17 @@ accounts_end(struct objsql *x, const struct rp_object *ob)
 	if (!x->accounts || last == NULL || strcmp(last, "1") != 0)
 		return 0;
 	x->accounts = 0;
-	return emit_text(x, OBJSQL_CONTEXT, "SET ROLE NONE") == -1 ||
-	    emit_text(x, OBJSQL_CONTEXT, "DROP ROLE " IMPORT_ROLE) == -1 ?
-	    -1 : 0;
+	if (emit_text(x, OBJSQL_CONTEXT, "SET ROLE NONE") == -1 ||
+	    emit_text(x, OBJSQL_CONTEXT, "DROP ROLE " IMPORT_ROLE) == -1)
+		return -1;
+	x->helper = 0;
+	return 0;
+}
+
+const char *
+objsql_helper_role(const struct objsql *x)
+{
+	return x->helper ? IMPORT_ROLE_NAME : NULL;
 }
 
 static int

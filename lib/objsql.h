@@ -109,6 +109,16 @@ int		 objsql_session(struct objsql *, const char *tz, objsql_cb cb,
  * Errors: b's sticky error (out of memory).
  */
 void		 objsql_strip_definer(struct buf *b, const struct rp_object *ob);
+/*
+ * The helper role dbsnap --users' accounts are made with, which
+ * administers the dump's roles while they are made (as mariadb-dump's
+ * does): its name (unquoted) while it is there as far as cb said, its
+ * CREATE ROLE taken (cb returned 0) and its DROP ROLE (after the object
+ * marked last=1) not; else NULL.  A run that stops then leaves it on the
+ * target: a resume makes it again (CREATE ROLE IF NOT EXISTS) and drops
+ * it at its end; the roles made before the stop have it as their admin.
+ */
+const char	*objsql_helper_role(const struct objsql *);
 /* Why the last call failed: "schema.name: reason", or "". */
 const char	*objsql_errstr(const struct objsql *);
 

@@ -585,13 +585,33 @@ start(struct sx *x, const struct buf *hdr, void **st)
 	return 0;
 }
 
-/* A failed run: the tables left without their deferred indexes. */
+/*
+ * A failed run: the tables left without their deferred indexes, and the
+ * helper role of dbsnap --users' accounts if it is still there (made on
+ * connection 1, as every object is, and not yet dropped: lib/objsql).
+ * It stays: the roles made so far have it as their admin, and a resume,
+ * or a load from the start, needs it to grant them; it makes it again
+ * and drops it at its end.
+ */
 static void
 last(void *st)
 {
 	struct loader	*l = st;
+	const char	*role;
 
 	sx_report_deferred(l->x, l->defer, l->ndefer);
+	if (l->objs == NULL || (role = objsql_helper_role(l->objs)) == NULL)
+		return;
+	if (l->x->no_resume)
+		sx_report(l->x, "the helper role %s, which administers the "
+		    "dump's roles while they are made, stays on the target for "
+		    "a load from the start, which drops it at its end; DROP "
+		    "ROLE %s if you will not load again", role, role);
+	else
+		sx_report(l->x, "the helper role %s, which administers the "
+		    "dump's roles while they are made, stays on the target for "
+		    "the resume, which drops it at its end; DROP ROLE %s if "
+		    "you will not resume", role, role);
 }
 
 static int

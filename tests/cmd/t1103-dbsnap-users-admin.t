@@ -42,7 +42,7 @@ GRANT SHUTDOWN ON *.* TO t1103_ops@'%';
 SQL
 # fresh_target: the target without the source's accounts and database.
 fresh_target() {
-	dsql -e "DROP USER IF EXISTS t1103_app@'%', t1103_ops@'%', t1103_adm@localhost;
+	dsql -e "DROP USER IF EXISTS t1103_app@'%', t1103_ops@'%', t1103_ed@'%', t1103_adm@localhost;
 	    DROP ROLE IF EXISTS t1103_reader; DROP ROLE IF EXISTS rowpipe_import_role;
 	    DROP DATABASE IF EXISTS $DB;
 	    CREATE USER t1103_adm@localhost;
@@ -67,6 +67,7 @@ is "$?" 1 "a non-root administrator's restore stops at a PROXY grant: exit 1"
 like "$(grep ERROR err)" "^sqlexec: frame [0-9]+: grant \`root\`@\`[^\`]*\`: GRANT PROXY ON \`\`@\`%\` TO \`root\`@\`[^\`]*\` WITH GRANT OPTION: ERROR 1698 \(28000\)" \
     "... the error names the GRANT PROXY statement"
 is "$(helper)" 0 "... no helper role is left (before: rowpipe_import_role stayed)"
+is "$(grep -c 'helper role' err)" 0 "... and no line says one is"
 is "$(accounts)" "$(sql -e "SHOW GRANTS FOR t1103_app@'%'; SHOW GRANTS FOR t1103_reader")" \
     "... the accounts, roles and grants before it are restored"
 is "$(dsql -e "SELECT COUNT(*) FROM $DB.t")" 2 "... and the rows"
@@ -133,6 +134,7 @@ denied() {
 	    "... the resume line offers a resume by such an account, or the skip of that frame"
 	is "$(grep -c '; resume with --skip-to' err)" 0 "... and no plain resume"
 	is "$(helper)" 0 "... no helper role is left"
+	is "$(grep -c 'helper role' err)" 0 "... and no line says one is"
 	cp err denied.err
 }
 denied "without SHUTDOWN" "REVOKE SHUTDOWN ON *.* FROM t1103_adm@localhost" \
@@ -185,5 +187,62 @@ like "$(grep ERROR err)" "^sqlexec: frame [0-9]+: grant \`[^\`]*\`@\`[^\`]*\`: (
 is "$(dsql -e "SELECT COUNT(*) FROM $DB.t")" 2 "... after the rows"
 is "$(helper)" 0 "... and no helper role is left (before: it stayed)"
 
-sql -e "DROP USER t1103_app@'%', t1103_ops@'%'; DROP ROLE t1103_reader; DROP DATABASE $DB"
+# The restore stops while the helper role is in use: at the CREATE USER
+# of an account whose authentication plugin the target lacks (ed25519,
+# installed on the source only; dbsnap writes the users first, the
+# helper role is made before the first).  The helper role stays, for the
+# resume (dropped, the roles made before a stop would have no admin the
+# resume could grant them with), and a line after the resume line says
+# so: before, nothing did.  The resume as printed, once the target has
+# the plugin, completes and drops it.
+sql -e "INSTALL SONAME 'auth_ed25519';
+    CREATE USER t1103_ed@'%' IDENTIFIED VIA ed25519 USING PASSWORD('t1103');
+    GRANT t1103_reader TO t1103_ed@'%'" || exit 1
+dbsnap $(CONN) --users --skip-proxy-grants $DB >ed.rp 2>err
+is "$?" 0 "an account identified via ed25519: dbsnap exit 0"
+fresh_target
+is "$(dsql -e "SELECT COUNT(*) FROM information_schema.PLUGINS WHERE PLUGIN_NAME = 'ed25519'")" 0 \
+    "... the target has no ed25519 plugin"
+sqlexec $ADM <ed.rp 2>err
+is "$?" 1 "... restored there: exit 1"
+like "$(grep ERROR err)" "^sqlexec: frame [0-9]+: user \`t1103_ed\`@\`%\`: CREATE: ERROR 1524 " \
+    "... at its CREATE USER (plugin not loaded)"
+like "$(tail -n 2 err | head -n 1)" "^sqlexec: frames 1-[0-9]+ are committed; resume with --skip-to f[0-9,=]+:[0-9a-f]+$" \
+    "... a plain resume line"
+is "$(tail -n 1 err)" "sqlexec: the helper role rowpipe_import_role, which administers the dump's roles while they are made, stays on the target for the resume, which drops it at its end; DROP ROLE rowpipe_import_role if you will not resume" \
+    "... then a line says the helper role stays on the target, for the resume"
+is "$(helper)" 1 "... and it does"
+point=$(sed -n 's/.*; resume with --skip-to \([^ ]*\)$/\1/p' err)
+dsql -e "INSTALL SONAME 'auth_ed25519'"
+sqlexec $ADM --skip-to "$point" <ed.rp 2>err
+is "$?" 0 "... resumed as printed (--skip-to $point) once the target has the plugin: exit 0"
+is "$(grep -c 'helper role' err)" 0 "... no line of the helper role"
+is "$(helper)" 0 "... which is gone"
+is "$(dsql -e "SHOW GRANTS FOR t1103_ed@'%'" 2>&1)" "$(sql -e "SHOW GRANTS FOR t1103_ed@'%'")" \
+    "... the account is restored, with its role"
+is "$(accounts)" "$(sql -e "SHOW GRANTS FOR t1103_app@'%'; SHOW GRANTS FOR t1103_reader")" \
+    "... and the other accounts"
+
+# The input ends (cut) after the roles are made, before the grants of
+# them: the helper role stays, the admin of the role made; the resume
+# as printed, from the complete input, grants the role through it
+# (its admin: the administrator is not) and drops it.
+fresh_target
+cut=$(grep -abo "GRANT \`t1103_reader\` TO \`t1103_app\`" noproxy.rp | sed -n '1s/:.*//p')
+head -c "${cut:-0}" noproxy.rp >cut.rp
+sqlexec $ADM <cut.rp 2>err
+is "$?" 1 "an input cut before the grants of its roles: exit 1"
+like "$(cat err)" "^sqlexec: stdin ended early, before its trailer" "... the input is cut"
+is "$(tail -n 1 err)" "sqlexec: the helper role rowpipe_import_role, which administers the dump's roles while they are made, stays on the target for the resume, which drops it at its end; DROP ROLE rowpipe_import_role if you will not resume" \
+    "... the last line says the helper role stays"
+is "$(dsql -e "SELECT COUNT(*) FROM mysql.roles_mapping WHERE User = 'rowpipe_import_role' AND Role = 't1103_reader' AND Admin_option = 'Y'")" 1 \
+    "... it is there, the admin of the role made"
+point=$(sed -n 's/.*; resume with --skip-to \([^ ]*\)$/\1/p' err)
+sqlexec $ADM --skip-to "$point" <noproxy.rp 2>err
+is "$?" 0 "... resumed as printed (--skip-to $point) from the complete input: exit 0"
+is "$(helper)" 0 "... the helper role is gone"
+is "$(accounts)" "$(sql -e "SHOW GRANTS FOR t1103_app@'%'; SHOW GRANTS FOR t1103_reader")" \
+    "... the roles are granted"
+
+sql -e "DROP USER t1103_app@'%', t1103_ops@'%', t1103_ed@'%'; DROP ROLE t1103_reader; DROP DATABASE $DB"
 done_testing
