@@ -630,7 +630,14 @@ sx_print_resume(struct sx *x)
 		    "that table, before resuming", unit, x->partial,
 		    partial_where(x));
 	/* a damaged copy stops a resume at the same frame: a good one */
-	if (x->o->checkpoint != NULL)
+	if (x->o->checkpoint != NULL && sx_error_grant(x->err.msg) != SX_GRANT_NONE)
+		/* the same account stops at the same GRANT */
+		sx_report(x, "%s; resume as an account that %s (root) with "
+		    "--resume (checkpoint %s records it)", what.p,
+		    sx_error_grant(x->err.msg) == SX_GRANT_PROXY ?
+		    "can give that GRANT PROXY" : "holds that grant's "
+		    "privileges with GRANT OPTION", x->o->checkpoint);
+	else if (x->o->checkpoint != NULL)
 		sx_report(x, "%s; resume %swith --resume (checkpoint %s "
 		    "records it)", what.p, x->input_damaged ? "from a good "
 		    "copy of the input " : "", x->o->checkpoint);

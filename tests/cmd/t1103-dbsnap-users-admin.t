@@ -146,6 +146,24 @@ is "$?" 0 "... resumed as root with --skip-to $point: exit 0"
 is "$(dsql -e "SHOW GRANTS FOR t1103_ops@'%'")" 'GRANT SHUTDOWN ON *.* TO `t1103_ops`@`%`' \
     "... with the grant of SHUTDOWN"
 is "$(helper)" 0 "... and no helper role"
+# with --checkpoint: the resume it offers is by such an account too
+# (before: a plain --resume, which fails the same way)
+fresh_target
+dsql -e "REVOKE SHUTDOWN ON *.* FROM t1103_adm@localhost; CREATE DATABASE IF NOT EXISTS t1103_ck"
+sqlexec $ADM --checkpoint t1103_ck.ck <noproxy.rp 2>err
+is "$?" 1 "... with --checkpoint: exit 1"
+like "$(cat err)" "^sqlexec: frames 1-[0-9]+ are committed; resume as an account that holds that grant's privileges with GRANT OPTION \(root\) with --resume \(checkpoint t1103_ck\.ck records it\)$" \
+    "... the resume line offers --resume by such an account"
+# as root: the GRANT failed, so the checkpoint's frame, begun and not
+# transactional, did not take effect; its "if not" point completes it
+sqlexec --no-defaults -uroot -S "$DST_SOCK" --checkpoint t1103_ck.ck --resume <noproxy.rp 2>err2
+like "$(cat err2)" "not transactional .*resume with --skip-to f[0-9]+:[0-9a-f]+ if it took effect, or --skip-to f[0-9]+:[0-9a-f]+ if not" \
+    "... --resume as root asks whether the GRANT, not transactional, took effect"
+point=$(sed -n 's/.* or --skip-to \([^ ]*\) if not.*/\1/p' err2)
+sqlexec --no-defaults -uroot -S "$DST_SOCK" --checkpoint t1103_ck.ck --skip-to "$point" <noproxy.rp 2>err2
+is "$?" 0 "... it did not: --skip-to $point as root completes, exit 0"
+is "$(dsql -e "SHOW GRANTS FOR t1103_ops@'%'")" 'GRANT SHUTDOWN ON *.* TO `t1103_ops`@`%`' \
+    "... with the grant of SHUTDOWN"
 
 denied "with grant option on its database only" \
     "REVOKE GRANT OPTION ON *.* FROM t1103_adm@localhost;
