@@ -76,7 +76,7 @@ skipped() {
 	wait_for running 'SELECT %t1180_z%'
 	dbsnap $(CONN) -j 1 --ignore-table=$DB.ctl "$@" >out.rp 2>err &
 	d=$!
-	wait_for running 'SELECT * FROM %`t` LIMIT 0' waiting
+	wait_for running "SELECT * FROM \`$DB\`.\`t\` LIMIT 0" waiting
 	ok $? "$*: the dump lists the tables, then waits for t's lock"
 	sql $DB -e "CREATE TABLE n (id int); INSERT INTO n VALUES (1)"
 	sql ${DB}_o -e "BEGIN; SELECT * FROM o; SELECT 't1180_y', SLEEP(120)" >/dev/null 2>&1 &
@@ -84,7 +84,7 @@ skipped() {
 	wait_for running 'SELECT %t1180_y%'
 	sql -e "RENAME TABLE $DB.n TO $DB.n2, ${DB}_o.o TO ${DB}_o.o2" &
 	rn=$!
-	wait_for running 'RENAME TABLE %' waiting
+	wait_for running "RENAME TABLE $DB.n TO %" waiting
 	ok $? "$*: the RENAME holds n's lock and waits for o's"
 	stop_sleep 'SELECT %t1180_z%'
 	wait $d
