@@ -162,16 +162,22 @@ check_skipped(struct snap *s, MYSQL *m, const char *what)
 		die_changed(s, what, msg);
 }
 
-MYSQL_RES *
-query_buf(struct snap *s, const char *what, struct buf *q)
+static MYSQL_RES *
+catalog_query(struct snap *s, MYSQL *m, const char *what, struct buf *q)
 {
 	MYSQL_RES	*r;
 
 	must(q);
-	r = sql_query(s->conns[0], what, q->p, q->len);
-	if (mysql_warning_count(s->conns[0]) > 0)
-		check_skipped(s, s->conns[0], what);
+	r = sql_query(m, what, q->p, q->len);
+	if (mysql_warning_count(m) > 0)
+		check_skipped(s, m, what);
 	return r;
+}
+
+MYSQL_RES *
+query_buf(struct snap *s, const char *what, struct buf *q)
+{
+	return catalog_query(s, s->conns[0], what, q);
 }
 
 /*
@@ -190,13 +196,7 @@ query_cat(struct snap *s, const char *what, struct buf *q)
 	MYSQL	*m = s->o->jobs > 1 && s->conns[1] != NULL ? s->conns[1] :
 		    s->conns[0];
 
-	MYSQL_RES	*r;
-
-	must(q);
-	r = sql_query(m, what, q->p, q->len);
-	if (mysql_warning_count(m) > 0)
-		check_skipped(s, m, what);
-	return r;
+	return catalog_query(s, m, what, q);
 }
 
 /* A column of a result row by its name, NULL if absent or SQL NULL. */

@@ -602,16 +602,11 @@ last(void *st)
 	sx_report_deferred(l->x, l->defer, l->ndefer);
 	if (l->objs == NULL || (role = objsql_helper_role(l->objs)) == NULL)
 		return;
-	if (l->x->no_resume)
-		sx_report(l->x, "the helper role %s, which administers the "
-		    "dump's roles while they are made, stays on the target for "
-		    "a load from the start, which drops it at its end; DROP "
-		    "ROLE %s if you will not load again", role, role);
-	else
-		sx_report(l->x, "the helper role %s, which administers the "
-		    "dump's roles while they are made, stays on the target for "
-		    "the resume, which drops it at its end; DROP ROLE %s if "
-		    "you will not resume", role, role);
+	sx_report(l->x, "the helper role %s, which administers the dump's "
+	    "roles while they are made, stays on the target for %s, which "
+	    "drops it at its end; DROP ROLE %s if you will not %s", role,
+	    l->x->no_resume ? "a load from the start" : "the resume", role,
+	    l->x->no_resume ? "load again" : "resume");
 }
 
 static int

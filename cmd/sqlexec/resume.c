@@ -511,6 +511,13 @@ sx_print_resume(struct sx *x)
 	struct sx_point	 p;
 	struct buf	 t = BUF_INIT, what = BUF_INIT;
 	const char	*unit = x->by_frame ? "frame" : "statement";
+	/* a GRANT the same account stops at again: who can run it */
+	int		 grant = sx_error_grant(x->err.msg);
+	const char	*who = grant == SX_GRANT_PROXY ?
+			    "can give that GRANT PROXY" :
+			    "holds that grant's privileges with GRANT OPTION";
+	const char	*after = grant == SX_GRANT_PROXY ? " (and each GRANT "
+			    "PROXY after it: dbsnap writes them last)" : "";
 	uint64_t	 k;
 	int		 rc = 0;
 
@@ -584,19 +591,11 @@ sx_print_resume(struct sx *x)
 		char	 given[512];
 
 		sx_resume_given(x, given, sizeof(given));
-		if (sx_error_grant(x->err.msg) == SX_GRANT_PROXY)
+		if (grant != SX_GRANT_NONE)
 			sx_report(x, "nothing after the resume point is "
 			    "committed: run the same command again (%s) as an "
-			    "account that can give that GRANT PROXY (root), or "
-			    "skip it with --skip-to f%" PRIu64 " (and each "
-			    "GRANT PROXY after it: dbsnap writes them last)",
-			    given, x->err.no);
-		else if (sx_error_grant(x->err.msg) == SX_GRANT_DENIED)
-			sx_report(x, "nothing after the resume point is "
-			    "committed: run the same command again (%s) as an "
-			    "account that holds that grant's privileges with "
-			    "GRANT OPTION (root), or skip it with --skip-to f%"
-			    PRIu64, given, x->err.no);
+			    "account that %s (root), or skip it with --skip-to f%"
+			    PRIu64 "%s", given, who, x->err.no, after);
 		else
 			sx_report(x, "nothing after the resume point is "
 			    "committed: run the same command again (%s) %s",
@@ -630,27 +629,19 @@ sx_print_resume(struct sx *x)
 		    "that table, before resuming", unit, x->partial,
 		    partial_where(x));
 	/* a damaged copy stops a resume at the same frame: a good one */
-	if (x->o->checkpoint != NULL && sx_error_grant(x->err.msg) != SX_GRANT_NONE)
+	if (x->o->checkpoint != NULL && grant != SX_GRANT_NONE)
 		/* the same account stops at the same GRANT */
 		sx_report(x, "%s; resume as an account that %s (root) with "
-		    "--resume (checkpoint %s records it)", what.p,
-		    sx_error_grant(x->err.msg) == SX_GRANT_PROXY ?
-		    "can give that GRANT PROXY" : "holds that grant's "
-		    "privileges with GRANT OPTION", x->o->checkpoint);
+		    "--resume (checkpoint %s records it)", what.p, who,
+		    x->o->checkpoint);
 	else if (x->o->checkpoint != NULL)
 		sx_report(x, "%s; resume %swith --resume (checkpoint %s "
 		    "records it)", what.p, x->input_damaged ? "from a good "
 		    "copy of the input " : "", x->o->checkpoint);
-	else if (sx_error_grant(x->err.msg) == SX_GRANT_PROXY)
-		/* the same account stops at the same GRANT PROXY */
-		sx_report(x, "%s; resume as an account that can give that "
-		    "GRANT PROXY (root) with --skip-to %s, or skip it with "
-		    "--skip-to f%" PRIu64 " (and each GRANT PROXY after it: "
-		    "dbsnap writes them last)", what.p, t.p, x->err.no);
-	else if (sx_error_grant(x->err.msg) == SX_GRANT_DENIED)
-		sx_report(x, "%s; resume as an account that holds that grant's "
-		    "privileges with GRANT OPTION (root) with --skip-to %s, or "
-		    "skip it with --skip-to f%" PRIu64, what.p, t.p, x->err.no);
+	else if (grant != SX_GRANT_NONE)
+		sx_report(x, "%s; resume as an account that %s (root) with "
+		    "--skip-to %s, or skip it with --skip-to f%" PRIu64 "%s",
+		    what.p, who, t.p, x->err.no, after);
 	else
 		sx_report(x, "%s; resume %swith --skip-to %s", what.p,
 		    x->input_damaged ? "from a good copy of the input " : "",
